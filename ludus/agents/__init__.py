@@ -1,0 +1,1 @@
+"""Agents (bots): everything that chooses actions from a :class:`~ludus.core.game.SeatView`."""

@@ -1,0 +1,1 @@
+"""Game-specific heuristic agents, one module per game."""

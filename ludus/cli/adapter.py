@@ -1,0 +1,60 @@
+"""What each game gives the terminal client: its flags and how to draw a seat's view.
+
+The generic loop in :mod:`ludus.cli.play` knows no game. A game's adapter (one module in
+``ludus/cli/adapters/``) adds its own command-line flags, turns them into options, and
+renders a :class:`~ludus.core.game.SeatView` with rich. It only ever receives views, so
+the terminal cannot show what the seat may not see.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from rich.console import Console
+
+from ..core.game import Action, Game, SeatView
+
+
+class CliAdapter:
+    """Defaults that work for any game; adapters override what they need."""
+
+    game_name: str = ""
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        """Game-specific flags for ``ludus play GAME``."""
+
+    def options_from_args(self, args: argparse.Namespace) -> dict[str, Any]:
+        """Options (before validation) implied by the game-specific flags."""
+        return {}
+
+    def default_human_seats(self, args: argparse.Namespace, game: Game, options: Any) -> list[int]:
+        """Which seats a person plays when ``--seat`` is not given."""
+        return [0]
+
+    def choices(self, view: SeatView) -> list[tuple[Action, bool]]:
+        """What to offer the player, each with whether it is legal now.
+
+        Offering illegal choices too (e.g. every card in hand) lets the player pick one and
+        read the engine's explanation of why it cannot be played.
+        """
+        return [(a, True) for a in view.legal_actions]
+
+    def render(self, console: Console, view: SeatView, seat_names: list[str]) -> None:
+        """Draw the table as ``view.seat`` sees it."""
+        console.print(view.observation.to_json())
+
+    def render_spectator(self, console: Console, observation: Any, seat_names: list[str]) -> None:
+        """Draw public information only (used between bot moves and at the end)."""
+        console.print(observation.to_json())
+
+    def describe_action(self, seat_name: str, action: Action) -> str:
+        """One line for the move log."""
+        return f"{seat_name}: {action.label}"
+
+    def render_final(self, console: Console, observation: Any, scores: list[float],
+                     winners: list[int], seat_names: list[str]) -> None:
+        console.rule("Game over")
+        for i, name in enumerate(seat_names):
+            mark = "  [bold green]winner[/]" if i in winners else ""
+            console.print(f"{name}: {scores[i]:g}{mark}")

@@ -1,0 +1,146 @@
+"""Game options as frozen dataclasses, parsed and validated from plain mappings.
+
+Each game declares its options as a frozen dataclass whose fields carry metadata made
+with :func:`option` (help text, allowed values, bounds). :func:`parse_options` turns a
+mapping of user input (CLI flags, JSON from a record or the web lobby) into a validated
+instance, and :func:`describe_options` lists the options for ``ludus games`` and the lobby.
+Cross-field checks live in the dataclass's ``__post_init__`` and raise
+:class:`~ludus.core.errors.InvalidOptions`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from .errors import InvalidOptions
+
+T = TypeVar("T")
+
+
+def option(
+    default: Any,
+    help: str,
+    *,
+    choices: Sequence[Any] | None = None,
+    min: int | None = None,
+    max: int | None = None,
+) -> Any:
+    """A dataclass field with the metadata :func:`parse_options` checks."""
+    return dataclasses.field(
+        default=default,
+        metadata={"help": help, "choices": tuple(choices) if choices else None, "min": min, "max": max},
+    )
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    name: str
+    kind: str  # "int", "bool", "str", "float"
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None
+    min: int | None
+    max: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def _kind(tp: Any) -> str:
+    if tp in (bool, "bool"):
+        return "bool"
+    if tp in (int, "int"):
+        return "int"
+    if tp in (float, "float"):
+        return "float"
+    return "str"
+
+
+def describe_options(cls: type) -> list[OptionInfo]:
+    hints = typing.get_type_hints(cls)
+    out = []
+    for f in dataclasses.fields(cls):
+        md = f.metadata
+        out.append(
+            OptionInfo(
+                name=f.name,
+                kind=_kind(hints.get(f.name, f.type)),
+                default=f.default,
+                help=md.get("help", ""),
+                choices=md.get("choices"),
+                min=md.get("min"),
+                max=md.get("max"),
+            )
+        )
+    return out
+
+
+def _coerce(info: OptionInfo, value: Any) -> Any:
+    name = info.name.replace("_", "-")
+    if info.kind == "bool":
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in ("1", "true", "yes", "on"):
+            return True
+        if isinstance(value, str) and value.lower() in ("0", "false", "no", "off"):
+            return False
+        raise InvalidOptions(f"option {name!r} must be true or false, not {value!r}")
+    if info.kind == "int":
+        if isinstance(value, bool):
+            raise InvalidOptions(f"option {name!r} must be a whole number, not {value!r}")
+        if isinstance(value, int):
+            return value
+        if isinstance(value, str):
+            try:
+                return int(value.strip())
+            except ValueError:
+                pass
+        raise InvalidOptions(f"option {name!r} must be a whole number, not {value!r}")
+    if info.kind == "float":
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+        try:
+            return float(value)
+        except (TypeError, ValueError):
+            raise InvalidOptions(f"option {name!r} must be a number, not {value!r}") from None
+    if not isinstance(value, str):
+        raise InvalidOptions(f"option {name!r} must be text, not {value!r}")
+    return value
+
+
+def parse_options(cls: type[T], values: Mapping[str, Any] | None = None) -> T:
+    """Build a validated options instance; unknown names and bad values raise InvalidOptions."""
+    values = dict(values or {})
+    infos = {i.name: i for i in describe_options(cls)}
+    kwargs: dict[str, Any] = {}
+    for raw_name, value in values.items():
+        name = raw_name.replace("-", "_")
+        if name not in infos:
+            known = ", ".join(sorted(n.replace("_", "-") for n in infos))
+            raise InvalidOptions(f"unknown option {raw_name!r}; known options: {known}")
+        info = infos[name]
+        if value is None:
+            continue
+        v = _coerce(info, value)
+        if info.choices is not None and v not in info.choices:
+            allowed = ", ".join(str(c) for c in info.choices)
+            raise InvalidOptions(f"option {name.replace('_', '-')!r} must be one of {allowed}; got {v!r}")
+        if info.min is not None and v < info.min:
+            raise InvalidOptions(f"option {name.replace('_', '-')!r} must be at least {info.min}; got {v!r}")
+        if info.max is not None and v > info.max:
+            raise InvalidOptions(f"option {name.replace('_', '-')!r} must be at most {info.max}; got {v!r}")
+        kwargs[name] = v
+    try:
+        return cls(**kwargs)
+    except InvalidOptions:
+        raise
+    except (TypeError, ValueError) as exc:  # pragma: no cover - defensive
+        raise InvalidOptions(str(exc)) from exc
+
+
+def options_to_json(opts: Any) -> dict[str, Any]:
+    return {f.name: getattr(opts, f.name) for f in dataclasses.fields(opts)}
