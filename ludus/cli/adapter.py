@@ -48,6 +48,14 @@ class CliAdapter:
         """Draw public information only (used between bot moves and at the end)."""
         console.print(observation.to_json())
 
+    def handle_command(self, console: Console, text: str, view: SeatView, seat_names: list[str]) -> bool:
+        """Handle an extra typed command (e.g. "b" for the previous bout); True if it was one."""
+        return False
+
+    def show_chance(self, action: Action) -> bool:
+        """Whether a visible chance outcome (a deal, a draw) is worth a line in the move log."""
+        return True
+
     def describe_action(self, seat_name: str, action: Action) -> str:
         """One line for the move log."""
         return f"{seat_name}: {action.label}"

@@ -1,0 +1,127 @@
+"""Entry point of the ``ludus`` command."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from rich.console import Console
+from rich.table import Table
+
+from ..core.errors import LudusError
+
+
+def _add_play(sub: argparse._SubParsersAction) -> None:
+    from ..games import game_names
+    from .adapters import get_adapter
+
+    play = sub.add_parser("play", help="play a game in the terminal against bots")
+    game_parsers = play.add_subparsers(dest="game", metavar="GAME", required=True)
+    for name in game_names():
+        p = game_parsers.add_parser(name, help=f"play {name}")
+        p.add_argument("--players", type=int, help="number of players (if the game has that option)")
+        p.add_argument("--seat", help="your seat number(s), 1-based, comma-separated; 'none' to watch bots")
+        p.add_argument("--bots", help="bot kinds for the other seats, e.g. heuristic or random,heuristic")
+        p.add_argument("--seed", type=int, help="seed for a reproducible game")
+        p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE", help="set a game option")
+        p.add_argument("--save", metavar="FILE", help="save the game record to FILE at the end")
+        get_adapter(name).add_arguments(p)
+
+
+def cmd_games(args: argparse.Namespace, console: Console) -> int:
+    from ..games import game_names, get_game
+
+    names = [args.name] if args.name else game_names()
+    for name in names:
+        game = get_game(name)
+        console.rule(f"[bold]{game.title}[/] ({game.name}, {game.min_seats}-{game.max_seats} players)")
+        if game.summary:
+            console.print(game.summary)
+        table = Table("option", "default", "allowed", "meaning")
+        for info in game.describe_options():
+            allowed = ", ".join(map(str, info.choices)) if info.choices else (
+                f"{info.min}..{info.max}" if info.min is not None else info.kind)
+            table.add_row(info.name.replace("_", "-"), repr(info.default), allowed, info.help)
+        console.print(table)
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace, console: Console) -> int:
+    from ..core import records
+    from ..core.game import CHANCE
+    from ..games import get_game
+    from .adapters import get_adapter
+
+    record = records.load(args.file)
+    adapter = get_adapter(record.game)
+    game = get_game(record.game)
+    state = records.initial_state(record, get_game)
+    names = record.players or game.seat_names(state.options)
+    viewer = None if args.seat is None else args.seat - 1
+    console.print(f"[bold]{game.title}[/] record: {len(record.actions)} actions")
+    step = 0
+    for state, actor, action in records.iter_replay(record, get_game):
+        step += 1
+        who = "Chance" if actor == CHANCE else names[actor]
+        hidden = viewer is not None and actor != viewer and not action.visible_to(viewer, actor)
+        if not hidden and (actor != CHANCE or adapter.show_chance(action)):
+            console.print(f"{step:>4}. " + adapter.describe_action(who, action))
+        if args.step and actor != CHANCE:
+            view_seat = viewer if viewer is not None else (actor if actor >= 0 else None)
+            if view_seat is not None:
+                adapter.render(console, state.view(view_seat), names)
+            if console.input("[dim]Enter for next, q to stop[/] ").strip().lower() == "q":
+                return 0
+    final = records.replay(record, get_game)
+    if final.is_terminal():
+        adapter.render_final(console, final.observation(viewer), final.scores(), final.winners(), names)
+    else:
+        console.print("The record ends before the game does.")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ludus", description="Card games of the Roman arena.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    g = sub.add_parser("games", help="list the games and their options")
+    g.add_argument("name", nargs="?", help="show one game only")
+    _add_play(sub)
+    r = sub.add_parser("replay", help="step through a game record")
+    r.add_argument("file", help="a record (JSON) saved by 'ludus play --save' or the server")
+    r.add_argument("--step", action="store_true", help="pause after every move and show the table")
+    r.add_argument("--seat", type=int, help="show the table as this seat (1-based) sees it")
+    for module_name in EXTRA_COMMAND_MODULES:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError:
+            continue
+        module.add_command(sub)
+    return parser
+
+
+# More sub-commands, each a module with add_command(subparsers) that sets args.run.
+EXTRA_COMMAND_MODULES = ("ludus.cli.tournament", "ludus.cli.analyze", "ludus.cli.serve")
+
+
+def main(argv: list[str] | None = None) -> int:
+    console = Console()
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "games":
+            return cmd_games(args, console)
+        if args.command == "play":
+            from .play import run_play
+
+            return run_play(args, console)
+        if args.command == "replay":
+            return cmd_replay(args, console)
+        return args.run(args, console)
+    except LudusError as exc:
+        console.print(f"[bold red]Error:[/] {exc}")
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,208 @@
+"""The generic terminal game loop: people and bots at one table, any game.
+
+Everything shown to a person comes from a :class:`~ludus.core.game.SeatView` (or a
+spectator observation), never from the full state. In hot-seat play with several people,
+a simultaneous secret choice is taken behind a "pass the keyboard" screen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+from typing import Any
+
+from rich.console import Console
+from rich.prompt import Prompt
+
+from ..agents.base import Agent, make_agent
+from ..core.errors import IllegalAction, LudusError
+from ..core.game import CHANCE, HIDDEN, Game, State
+from ..core.records import record_of
+from .adapter import CliAdapter
+
+
+class QuitGame(Exception):
+    pass
+
+
+def parse_option_pairs(pairs: list[str] | None) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for pair in pairs or []:
+        if "=" not in pair:
+            raise LudusError(f"--option expects NAME=VALUE, got {pair!r}")
+        key, value = pair.split("=", 1)
+        out[key.strip()] = value.strip()
+    return out
+
+
+def build_options(game: Game, adapter: CliAdapter, args: argparse.Namespace) -> Any:
+    values = parse_option_pairs(args.option)
+    option_names = {o.name for o in game.describe_options()}
+    if getattr(args, "players", None) is not None:
+        if "players" not in option_names:
+            raise LudusError(f"{game.title} has no player-count option")
+        values["players"] = args.players
+    values.update(adapter.options_from_args(args))
+    return game.parse_options(values)
+
+
+def parse_seats(text: str | None, n: int) -> list[int] | None:
+    """``--seat`` takes 1-based seat numbers (``1,3``) or ``none`` to watch bots only."""
+    if text is None:
+        return None
+    if text.strip().lower() in ("none", "0", ""):
+        return []
+    seats = []
+    for part in text.split(","):
+        if not part.strip().isdigit() or not 1 <= int(part) <= n:
+            raise LudusError(f"--seat must be seat numbers from 1 to {n}, or 'none'; got {part!r}")
+        seats.append(int(part) - 1)
+    return sorted(set(seats))
+
+
+def make_bots(game: Game, state: State, humans: list[int], spec: str | None, seed: int) -> dict[int, Agent]:
+    from ..agents.base import HEURISTICS
+
+    default = "heuristic" if game.name in HEURISTICS else "random"
+    kinds = [k.strip() for k in (spec or default).split(",") if k.strip()] or [default]
+    bots: dict[int, Agent] = {}
+    others = [s for s in range(state.num_seats()) if s not in humans]
+    for i, seat in enumerate(others):
+        bots[seat] = make_agent(kinds[i % len(kinds)], game, seed=seed * 1009 + seat)
+    return bots
+
+
+class TerminalGame:
+    """Runs one game in the terminal."""
+
+    def __init__(self, game: Game, adapter: CliAdapter, options: Any, seed: int, humans: list[int],
+                 bots: dict[int, Agent], console: Console, pause: bool = False) -> None:
+        self.game = game
+        self.adapter = adapter
+        self.options = options
+        self.seed = seed
+        self.humans = humans
+        self.bots = bots
+        self.console = console
+        self.state = game.new_initial_state(options, seed=seed)
+        self.names = game.seat_names(options)
+        for seat, bot in bots.items():
+            self.names[seat] = f"{self.names[seat]} ({bot.name} bot)"
+        self.logged = len(self.state.history)
+        self.pause = pause
+
+    def _log_viewer(self) -> int | None:
+        return self.humans[0] if len(self.humans) == 1 else None
+
+    def flush_log(self) -> None:
+        viewer = self._log_viewer()
+        history = self.state.visible_history(viewer)
+        for actor, action in history[self.logged:]:
+            if action == HIDDEN:
+                if actor == CHANCE:
+                    continue
+                self.console.print(f"  [dim]{self._actor_name(actor)} chose in secret[/]")
+                continue
+            if actor == CHANCE and not self.adapter.show_chance(action):
+                continue
+            self.console.print("  " + self.adapter.describe_action(self._actor_name(actor), action))
+        self.logged = len(history)
+
+    def _actor_name(self, actor: int) -> str:
+        return "Chance" if actor == CHANCE else self.names[actor]
+
+    def human_turn(self, seat: int) -> None:
+        state = self.state
+        hot_seat = len(self.humans) > 1
+        if hot_seat:
+            self.console.rule(f"{self.names[seat]}: your turn (others look away)")
+            Prompt.ask("Press Enter when ready", default="", show_default=False, console=self.console)
+        while True:
+            view = state.view(seat)
+            self.adapter.render(self.console, view, self.names)
+            choices = self.adapter.choices(view)
+            for i, (action, legal) in enumerate(choices, 1):
+                style = "bold" if legal else "dim"
+                mark = "" if legal else "  (not allowed now)"
+                self.console.print(f"  [{style}]{i:>2}. {action.label}{mark}[/]")
+            answer = Prompt.ask(
+                f"{self.names[seat]}, choose 1-{len(choices)} (q to quit)", console=self.console
+            ).strip()
+            if answer.lower() in ("q", "quit", "exit"):
+                raise QuitGame
+            if self.adapter.handle_command(self.console, answer, view, self.names):
+                continue
+            action = self._match(answer, choices)
+            if action is None:
+                self.console.print(f"[red]Type a number from 1 to {len(choices)} or a move's name.[/]")
+                continue
+            try:
+                state.apply(action, seat)
+            except IllegalAction as exc:
+                self.console.print(f"[bold red]Not allowed:[/] {exc}")
+                continue
+            break
+        if hot_seat:
+            self.console.clear()
+
+    @staticmethod
+    def _match(answer: str, choices: list) -> Any:
+        if answer.isdigit() and 1 <= int(answer) <= len(choices):
+            return choices[int(answer) - 1][0]
+        lowered = answer.lower()
+        for action, _legal in choices:
+            if action.label.lower() == lowered:
+                return action
+        return None
+
+    def play(self) -> State:
+        state = self.state
+        self.flush_log()
+        while not state.is_terminal():
+            seats = state.current_seats()
+            for seat in seats:
+                if seat in self.humans:
+                    self.human_turn(seat)
+                else:
+                    state.apply(self.bots[seat].act(state.view(seat)), seat)
+                if state.current_seats() != seats:
+                    break
+            if not any(s in self.humans for s in seats) or len(self.humans) <= 1:
+                self.flush_log()
+        self.flush_log()
+        self.adapter.render_final(self.console, state.observation(self._log_viewer()), state.scores(),
+                                  state.winners(), self.names)
+        return state
+
+    def record(self):
+        return record_of(self.state, self.seed, players=self.names)
+
+
+def run_play(args: argparse.Namespace, console: Console) -> int:
+    from ..games import get_game
+    from .adapters import get_adapter
+
+    game = get_game(args.game)
+    adapter = get_adapter(game.name)
+    options = build_options(game, adapter, args)
+    n = game.num_seats(options)
+    humans = parse_seats(args.seat, n)
+    if humans is None:
+        humans = adapter.default_human_seats(args, game, options)
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    state0 = game.new_initial_state(options, seed=seed)
+    bots = make_bots(game, state0, humans, args.bots, seed)
+    console.print(f"[bold]{game.title}[/] — seed {seed}")
+    tg = TerminalGame(game, adapter, options, seed, humans, bots, console)
+    try:
+        tg.play()
+    except (QuitGame, EOFError, KeyboardInterrupt):
+        console.print("\nGame abandoned.")
+        if args.save:
+            tg.record().save(args.save)
+            console.print(f"Unfinished game saved to {args.save}")
+        return 1
+    if args.save:
+        tg.record().save(args.save)
+        console.print(f"Record saved to {args.save}")
+    return 0

@@ -1,0 +1,698 @@
+"""Gorus Maximus rules: deal, bouts with following and Challenges, Crowd Favour, Crowd Support.
+
+One state class covers every mode. Scoring is per *side*: a side is a seat in ordinary
+play, a team in the team variant, and in solo play side 0 is the player and side 1 the
+contenders (who are not a seat: their cards are chance outcomes turned face up).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ...core.errors import RecordError
+from ...core.game import CHANCE, Action, Game, Observation, State
+from ...core.rng import Rng
+from .cards import (
+    NUM_SCHOOLS,
+    RANK_MASKS,
+    SCHOOL_MASKS,
+    SCHOOLS,
+    card,
+    card_code,
+    card_label,
+    deck_mask,
+    load_cf_table,
+    parse_card,
+    setup_for,
+)
+from .options import GorusMaximusOptions
+
+CONTENDER = -2
+"""Actor id of a contender card in solo play (not a seat)."""
+
+HAND_SIZE = 10
+PHASE_SCHOOLS, PHASE_DEAL, PHASE_PLAY, PHASE_DRAW, PHASE_REVEAL, PHASE_OVER = (
+    "schools", "deal", "play", "draw", "reveal", "over",
+)
+
+
+# --------------------------------------------------------------------------- actions
+class Play(Action):
+    """Enter a gladiator from your troupe into the bout."""
+
+    __slots__ = ("card",)
+
+    def __init__(self, card: int) -> None:
+        object.__setattr__(self, "card", card)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("actions are immutable")
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Play and other.card == self.card  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(("play", self.card))
+
+    def __repr__(self) -> str:
+        return f"Play({card_code(self.card)})"
+
+    @property
+    def label(self) -> str:
+        return card_label(self.card)
+
+    def to_json(self) -> Any:
+        return {"play": card_code(self.card)}
+
+
+PLAY = tuple(Play(c) for c in range(NUM_SCHOOLS * 16))
+
+
+@dataclass(frozen=True)
+class Deal(Action):
+    """Chance: one card dealt (or drawn from the 2-player pile) to a seat, seen only by it."""
+
+    card: int
+    seat: int
+
+    @property
+    def label(self) -> str:
+        return f"deal {card_label(self.card)} to seat {self.seat + 1}"
+
+    def to_json(self) -> Any:
+        return {"deal": card_code(self.card), "to": self.seat}
+
+    def visible_to(self, viewer: int | None, actor: int) -> bool:
+        return viewer == self.seat
+
+
+@dataclass(frozen=True)
+class Reveal(Action):
+    """Chance: the next contender card is turned face up (solo play)."""
+
+    card: int
+
+    @property
+    def label(self) -> str:
+        return f"contender plays {card_label(self.card)}"
+
+    def to_json(self) -> Any:
+        return {"reveal": card_code(self.card)}
+
+
+@dataclass(frozen=True)
+class ChooseSchools(Action):
+    """Chance: which schools make up the deck (1-4 players, random schools)."""
+
+    schools: tuple[int, ...]
+
+    @property
+    def label(self) -> str:
+        return "schools in play: " + ", ".join(SCHOOLS[s].name for s in self.schools)
+
+    def to_json(self) -> Any:
+        return {"schools": [SCHOOLS[s].code for s in self.schools]}
+
+
+# --------------------------------------------------------------------------- observation
+@dataclass(frozen=True)
+class RoundSummary:
+    """What happened at the end of a round, for every side."""
+
+    round: int
+    preferred: int
+    crowd_favour: tuple[int, ...]
+    collected_counts: tuple[int, ...]
+    support_gained: tuple[int, ...]
+    preferred_zero_side: int | None
+    no_eight: bool  # solo: the player collected no 8 and lost the round outright
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "preferred": SCHOOLS[self.preferred].code,
+            "crowd_favour": list(self.crowd_favour),
+            "collected_counts": list(self.collected_counts),
+            "support_gained": list(self.support_gained),
+            "preferred_zero_side": self.preferred_zero_side,
+            "no_eight": self.no_eight,
+        }
+
+
+@dataclass(frozen=True)
+class GorusObservation(Observation):
+    """One seat's view of the table (``seat`` None: a spectator's).
+
+    ``collected`` holds each side's won cards this round. They lie face down on the table,
+    but every one was played face up in a bout, so a player with perfect memory knows
+    them; giving them here keeps bots honest about what memory allows. Clients show only
+    the previous bout, as the rules ask.
+    """
+
+    seat: int | None
+    players: int
+    solo: bool
+    side_of_seat: tuple[int, ...]
+    side_names: tuple[str, ...]
+    targets: tuple[int, ...]
+    support: tuple[int, ...]
+    round: int
+    dealer: int
+    phase: str
+    to_move: tuple[int, ...]
+    hand: int | None
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    schools_in_play: tuple[int, ...]
+    bout: tuple[tuple[int, int], ...]
+    initiating: int
+    preferred: int
+    previous_bout: tuple[tuple[int, int], ...]
+    previous_winner: int | None
+    collected_counts: tuple[int, ...]
+    collected: tuple[int, ...]
+    last_round: RoundSummary | None
+    winners: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        def bout(b: tuple[tuple[int, int], ...]) -> list[list[Any]]:
+            return [[actor, card_code(c)] for actor, c in b]
+
+        return {
+            "game": "gorus-maximus",
+            "seat": self.seat,
+            "players": self.players,
+            "solo": self.solo,
+            "side_of_seat": list(self.side_of_seat),
+            "side_names": list(self.side_names),
+            "targets": list(self.targets),
+            "support": list(self.support),
+            "round": self.round,
+            "dealer": self.dealer,
+            "phase": self.phase,
+            "to_move": list(self.to_move),
+            "hand": None if self.hand is None else [card_code(c) for c in _bits(self.hand)],
+            "hand_sizes": list(self.hand_sizes),
+            "stock_size": self.stock_size,
+            "schools_in_play": [SCHOOLS[s].code for s in self.schools_in_play],
+            "bout": bout(self.bout),
+            "initiating": None if self.initiating < 0 else SCHOOLS[self.initiating].code,
+            "preferred": None if self.preferred < 0 else SCHOOLS[self.preferred].code,
+            "previous_bout": bout(self.previous_bout),
+            "previous_winner": self.previous_winner,
+            "collected_counts": list(self.collected_counts),
+            "collected": [[card_code(c) for c in _bits(m)] for m in self.collected],
+            "last_round": None if self.last_round is None else self.last_round.to_json(),
+            "winners": list(self.winners),
+        }
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+# --------------------------------------------------------------------------- state
+class GorusMaximusState(State[GorusMaximusOptions]):
+    """A Gorus Maximus position. Hands, stock and collected piles are 80-bit masks."""
+
+    def __init__(self, game: GorusMaximusGame, options: GorusMaximusOptions, rng: Rng | None) -> None:
+        super().__init__(game, options, rng)
+        o = options
+        self.n = o.players
+        self.solo = o.solo
+        self.two_player = o.players == 2
+        self.cf = load_cf_table(o.cf_table)
+        team_of = o.team_of_seat()
+        if self.solo:
+            self.side_of_seat: tuple[int, ...] = (0,)
+            self.num_sides = 2
+            self.targets: tuple[int, ...] = (o.target, o.target)
+        elif team_of is not None:
+            self.side_of_seat = team_of
+            self.num_sides = max(team_of) + 1
+            sizes = [team_of.count(t) for t in range(self.num_sides)]
+            self.targets = tuple(o.team_target or size + 1 for size in sizes)
+        else:
+            self.side_of_seat = tuple(range(self.n))
+            self.num_sides = self.n
+            self.targets = (o.target,) * self.n
+        self.ranks = setup_for(self.n).ranks
+        self.support = [0] * self.num_sides
+        self.round = 1
+        self.dealer = o.first_dealer if o.first_dealer >= 0 else self.n - 1
+        fixed = o.school_indices()
+        self.schools: tuple[int, ...] = fixed or ()
+        self.hands = [0] * self.n
+        self.stock = 0
+        self.dealt = 0
+        self.collected = [0] * self.num_sides
+        self.collected_count = [0] * self.num_sides
+        self.bout: list[tuple[int, int]] = []
+        self.turn = -1
+        self.initiating = -1
+        self.preferred = -1
+        self.previous_bout: tuple[tuple[int, int], ...] = ()
+        self.previous_winner: int | None = None
+        self.drawer = -1
+        self.last_round: RoundSummary | None = None
+        self.winning_sides: tuple[int, ...] = ()
+        if fixed is None:
+            self.phase = PHASE_SCHOOLS
+        else:
+            self._start_round()
+
+    # ------------------------------------------------------------- round flow
+    def _start_round(self) -> None:
+        deck = 0
+        for s in self.schools:
+            deck |= deck_mask(1 << s, self.ranks)
+        self.stock = deck
+        self.dealt = 0
+        self.hands = [0] * self.n
+        self.collected = [0] * self.num_sides
+        self.collected_count = [0] * self.num_sides
+        self.bout = []
+        self.initiating = -1
+        self.preferred = -1
+        self.previous_bout = ()
+        self.previous_winner = None
+        self.phase = PHASE_DEAL
+
+    def _deal_recipient(self) -> int:
+        if self.solo:
+            return 0
+        return (self.dealer + 1 + self.dealt) % self.n
+
+    def _begin_play(self) -> None:
+        if self.solo:
+            self.phase = PHASE_REVEAL
+        else:
+            self.phase = PHASE_PLAY
+            self.turn = (self.dealer + 1) % self.n
+
+    def _add_card(self, actor: int, c: int) -> None:
+        bout = self.bout
+        school = c >> 4
+        if not bout:
+            self.initiating = school
+            if self.preferred < 0:
+                self.preferred = school
+        elif (bout[-1][1] & 15) == (c & 15):
+            self.preferred = school  # a Challenge: same rank as the card just before
+        bout.append((actor, c))
+
+    def _bout_size(self) -> int:
+        return 3 if self.solo else self.n
+
+    def _after_card(self) -> None:
+        """Advance after a card entered the bout (and any 2-player draw is done)."""
+        if len(self.bout) == self._bout_size():
+            self._resolve_bout()
+            return
+        if self.solo:
+            last_actor = self.bout[-1][0]
+            if last_actor == CONTENDER:
+                self.phase, self.turn = PHASE_PLAY, 0
+            else:
+                self.phase = PHASE_REVEAL
+        else:
+            self.phase = PHASE_PLAY
+            self.turn = (self.turn + 1) % self.n
+
+    def _resolve_bout(self) -> None:
+        winner_actor = self._bout_winner()[0]
+        side = 1 if winner_actor == CONTENDER else self.side_of_seat[winner_actor]
+        mask = 0
+        for _, c in self.bout:
+            mask |= 1 << c
+        self.collected[side] |= mask
+        self.collected_count[side] += len(self.bout)
+        self.previous_bout = tuple(self.bout)
+        self.previous_winner = winner_actor
+        self.bout = []
+        self.initiating = -1
+        if not any(self.hands) and (self.solo or not self.stock):
+            self._end_round()
+        elif self.solo:
+            self.phase = PHASE_REVEAL
+        else:
+            self.phase = PHASE_PLAY
+            self.turn = winner_actor
+
+    def _bout_winner(self) -> tuple[int, int]:
+        """(actor, card) of the highest preferred-school card, else the highest initiating-school one."""
+        for school in (self.preferred, self.initiating):
+            best_actor, best = -3, -1
+            for actor, c in self.bout:
+                if c >> 4 == school and c > best:
+                    best_actor, best = actor, c
+            if best >= 0:
+                return best_actor, best
+        raise AssertionError("a bout always holds a card of the initiating school")
+
+    def crowd_favour(self, side: int) -> int:
+        """CF of a side's collected gladiators, valuing the preferred school's 0 as the table says."""
+        table = self.cf.by_rank
+        total = 0
+        mask = self.collected[side]
+        pref_zero = card(self.preferred, 0) if self.preferred >= 0 else -1
+        while mask:
+            low = mask & -mask
+            c = low.bit_length() - 1
+            mask ^= low
+            total += self.cf.preferred_zero if c == pref_zero else table[c & 15]
+        return total
+
+    def _end_round(self) -> None:
+        cf = tuple(self.crowd_favour(s) for s in range(self.num_sides))
+        gained = [0] * self.num_sides
+        no_eight = False
+        if self.solo:
+            if not self.collected[0] & RANK_MASKS[8]:
+                no_eight = True
+                gained[1] = 1
+            else:
+                best = max(cf)
+                gained = [1 if v == best else 0 for v in cf]
+        else:
+            best = max(cf)
+            gained = [1 if v == best else 0 for v in cf]
+        for s in range(self.num_sides):
+            self.support[s] += gained[s]
+        pz = card(self.preferred, 0)
+        pz_side = next((s for s in range(self.num_sides) if self.collected[s] >> pz & 1), None)
+        self.last_round = RoundSummary(
+            round=self.round,
+            preferred=self.preferred,
+            crowd_favour=cf,
+            collected_counts=tuple(self.collected_count),
+            support_gained=tuple(gained),
+            preferred_zero_side=pz_side,
+            no_eight=no_eight,
+        )
+        reached = [s for s in range(self.num_sides) if self.support[s] >= self.targets[s]]
+        winners = self._break_tie(reached, pz_side)
+        if winners:
+            self.winning_sides = tuple(winners)
+            self.phase = PHASE_OVER
+            self.turn = -1
+            return
+        self.round += 1
+        self.dealer = (self.dealer + 1) % self.n
+        self._start_round()
+
+    def _break_tie(self, reached: list[int], pz_side: int | None) -> list[int]:
+        if len(reached) <= 1:
+            return reached
+        if pz_side in reached:
+            return [pz_side]
+        fewest = min(self.collected_count[s] for s in reached)
+        tied = [s for s in reached if self.collected_count[s] == fewest]
+        if len(tied) == 1 or self.options.final_tie == "shared":
+            return tied
+        return []  # play on: another round decides
+
+    # ------------------------------------------------------------- protocol
+    def current_seats(self) -> tuple[int, ...]:
+        phase = self.phase
+        if phase == PHASE_PLAY:
+            return (self.turn,)
+        if phase == PHASE_OVER:
+            return ()
+        return (CHANCE,)
+
+    def is_terminal(self) -> bool:
+        return self.phase == PHASE_OVER
+
+    def legal_mask(self, seat: int) -> int:
+        """The cards ``seat`` may play now, as a mask (0 when it is not its turn)."""
+        if self.phase != PHASE_PLAY or seat != self.turn:
+            return 0
+        hand = self.hands[seat]
+        bout = self.bout
+        if not bout:
+            return hand
+        follow = hand & SCHOOL_MASKS[self.initiating]
+        if not follow:
+            return hand
+        return follow | (hand & RANK_MASKS[bout[-1][1] & 15])
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        if seat is None:
+            seat = self.turn
+        mask = self.legal_mask(seat)
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(PLAY[low.bit_length() - 1])
+            mask ^= low
+        return out
+
+    def why_illegal(self, action: Action, seat: int) -> str | None:
+        if type(action) is Play:
+            c = action.card
+            if self.legal_mask(seat) >> c & 1:
+                return None
+            if not self.hands[seat] >> c & 1:
+                return f"you do not hold {card_label(c)}"
+            school = SCHOOLS[self.initiating].short
+            last_rank = self.bout[-1][1] & 15
+            return (
+                f"you hold a {school} gladiator: follow {school}, or Challenge with a {last_rank}"
+            )
+        return f"{action} is not a move a player makes"
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        phase = self.phase
+        if phase == PHASE_SCHOOLS:
+            from itertools import combinations
+
+            k = setup_for(self.n).schools
+            combos = list(combinations(range(NUM_SCHOOLS), k))
+            return [(ChooseSchools(c), 1.0 / len(combos)) for c in combos]
+        if phase in (PHASE_DEAL, PHASE_DRAW, PHASE_REVEAL):
+            cards = _bits(self.stock)
+            p = 1.0 / len(cards)
+            if phase == PHASE_REVEAL:
+                return [(Reveal(c), p) for c in cards]
+            seat = self._deal_recipient() if phase == PHASE_DEAL else self.drawer
+            return [(Deal(c, seat), p) for c in cards]
+        return super().chance_outcomes()
+
+    def sample_chance(self, rng: Rng) -> Action:
+        phase = self.phase
+        if phase == PHASE_SCHOOLS:
+            return super().sample_chance(rng)
+        stock = self.stock
+        k = rng.below(stock.bit_count())
+        for _ in range(k):
+            stock &= stock - 1
+        c = (stock & -stock).bit_length() - 1
+        if phase == PHASE_REVEAL:
+            return Reveal(c)
+        return Deal(c, self._deal_recipient() if phase == PHASE_DEAL else self.drawer)
+
+    def _apply(self, seat: int, action: Action) -> None:
+        if seat != CHANCE:
+            c = action.card  # type: ignore[attr-defined]
+            self.hands[seat] ^= 1 << c
+            self._add_card(seat, c)
+            if self.two_player and self.stock:
+                self.phase = PHASE_DRAW
+                self.drawer = seat
+                return
+            self._after_card()
+            return
+        t = type(action)
+        if t is Deal:
+            c = action.card  # type: ignore[attr-defined]
+            self.stock ^= 1 << c
+            self.hands[action.seat] |= 1 << c  # type: ignore[attr-defined]
+            if self.phase == PHASE_DRAW:
+                self.drawer = -1
+                self._after_card()
+                return
+            self.dealt += 1
+            if self.dealt == (HAND_SIZE if self.solo else HAND_SIZE * self.n):
+                self._begin_play()
+        elif t is Reveal:
+            c = action.card  # type: ignore[attr-defined]
+            self.stock ^= 1 << c
+            self._add_card(CONTENDER, c)
+            self._after_card()
+        elif t is ChooseSchools:
+            self.schools = action.schools  # type: ignore[attr-defined]
+            self._start_round()
+        else:  # pragma: no cover - apply() validated it
+            raise AssertionError(action)
+
+    # ------------------------------------------------------------- results
+    def scores(self) -> list[float]:
+        """Crowd Support of each seat's side."""
+        return [float(self.support[self.side_of_seat[s]]) for s in range(self.n)]
+
+    def winners(self) -> list[int]:
+        return [s for s in range(self.n) if self.side_of_seat[s] in self.winning_sides]
+
+    def side_names(self) -> tuple[str, ...]:
+        if self.solo:
+            return ("You", "Contenders")
+        if self.num_sides != self.n:
+            return tuple(f"Team {'ABCDEFGH'[t]}" for t in range(self.num_sides))
+        return tuple(f"Seat {s + 1}" for s in range(self.n))
+
+    def observation(self, seat: int | None) -> GorusObservation:
+        return GorusObservation(
+            seat=seat,
+            players=self.n,
+            solo=self.solo,
+            side_of_seat=self.side_of_seat,
+            side_names=self.side_names(),
+            targets=self.targets,
+            support=tuple(self.support),
+            round=self.round,
+            dealer=self.dealer,
+            phase=self.phase,
+            to_move=self.current_seats(),
+            hand=None if seat is None else self.hands[seat],
+            hand_sizes=tuple(h.bit_count() for h in self.hands),
+            stock_size=self.stock.bit_count(),
+            schools_in_play=self.schools,
+            bout=tuple(self.bout),
+            initiating=self.initiating,
+            preferred=self.preferred,
+            previous_bout=self.previous_bout,
+            previous_winner=self.previous_winner,
+            collected_counts=tuple(self.collected_count),
+            collected=tuple(self.collected),
+            last_round=self.last_round,
+            winners=tuple(self.winners()),
+        )
+
+    # ------------------------------------------------------------- copies and JSON
+    def clone(self) -> GorusMaximusState:
+        new = object.__new__(GorusMaximusState)
+        new.__dict__.update(self.__dict__)
+        new.rng = None if self.rng is None else self.rng.clone()
+        new.history = list(self.history)
+        new.support = list(self.support)
+        new.hands = list(self.hands)
+        new.collected = list(self.collected)
+        new.collected_count = list(self.collected_count)
+        new.bout = list(self.bout)
+        return new
+
+    def _position(self) -> dict[str, Any]:
+        def cards(mask: int) -> list[str]:
+            return [card_code(c) for c in _bits(mask)]
+
+        return {
+            "phase": self.phase,
+            "round": self.round,
+            "dealer": self.dealer,
+            "schools": [SCHOOLS[s].code for s in self.schools],
+            "support": list(self.support),
+            "hands": [cards(h) for h in self.hands],
+            "stock": cards(self.stock),
+            "dealt": self.dealt,
+            "collected": [cards(m) for m in self.collected],
+            "collected_count": list(self.collected_count),
+            "bout": [[a, card_code(c)] for a, c in self.bout],
+            "turn": self.turn,
+            "initiating": self.initiating,
+            "preferred": self.preferred,
+            "previous_bout": [[a, card_code(c)] for a, c in self.previous_bout],
+            "previous_winner": self.previous_winner,
+            "drawer": self.drawer,
+            "last_round": None if self.last_round is None else self.last_round.to_json(),
+            "winning_sides": list(self.winning_sides),
+        }
+
+
+# --------------------------------------------------------------------------- game
+class GorusMaximusGame(Game):
+    name = "gorus-maximus"
+    title = "Gorus Maximus"
+    summary = "Trick-taking for 1-8 players where a Challenge changes the preferred school mid-bout."
+    Options = GorusMaximusOptions
+    min_seats = 1
+    max_seats = 8
+
+    def num_seats(self, options: GorusMaximusOptions) -> int:
+        return options.players
+
+    def seat_names(self, options: GorusMaximusOptions) -> list[str]:
+        return ["You"] if options.solo else [f"Seat {i + 1}" for i in range(options.players)]
+
+    def _new_state(self, options: GorusMaximusOptions, rng: Rng | None) -> GorusMaximusState:
+        return GorusMaximusState(self, options, rng)
+
+    def _state_from_position(self, options: GorusMaximusOptions, rng: Rng | None, data: Any) -> State:
+        st = GorusMaximusState(self, options, rng)
+        masks = lambda codes: sum(1 << parse_card(c) for c in codes)  # noqa: E731
+        phase = data["phase"]
+        if phase not in (PHASE_SCHOOLS, PHASE_DEAL, PHASE_PLAY, PHASE_DRAW, PHASE_REVEAL, PHASE_OVER):
+            raise RecordError(f"unknown phase {phase!r}")
+        st.phase = phase
+        st.round = int(data["round"])
+        st.dealer = int(data["dealer"])
+        st.schools = tuple(sorted(parse_card(code + "0") >> 4 for code in data["schools"]))
+        st.support = [int(x) for x in data["support"]]
+        st.hands = [masks(h) for h in data["hands"]]
+        st.stock = masks(data["stock"])
+        st.dealt = int(data["dealt"])
+        st.collected = [masks(m) for m in data["collected"]]
+        st.collected_count = [int(x) for x in data["collected_count"]]
+        st.bout = [(int(a), parse_card(c)) for a, c in data["bout"]]
+        st.turn = int(data["turn"])
+        st.initiating = int(data["initiating"])
+        st.preferred = int(data["preferred"])
+        st.previous_bout = tuple((int(a), parse_card(c)) for a, c in data["previous_bout"])
+        st.previous_winner = data["previous_winner"]
+        st.drawer = int(data["drawer"])
+        lr = data.get("last_round")
+        if lr is not None:
+            st.last_round = RoundSummary(
+                round=int(lr["round"]),
+                preferred=parse_card(lr["preferred"] + "0") >> 4,
+                crowd_favour=tuple(lr["crowd_favour"]),
+                collected_counts=tuple(lr["collected_counts"]),
+                support_gained=tuple(lr["support_gained"]),
+                preferred_zero_side=lr["preferred_zero_side"],
+                no_eight=bool(lr["no_eight"]),
+            )
+        st.winning_sides = tuple(int(s) for s in data["winning_sides"])
+        if (len(st.hands) != st.n or len(st.support) != st.num_sides or len(st.collected) != st.num_sides):
+            raise RecordError("position does not match the number of players and sides in its options")
+        seen = st.stock
+        for m in [*st.hands, *st.collected, sum(1 << c for _, c in st.bout)]:
+            if seen & m:
+                raise RecordError("position holds a card in two places")
+            seen |= m
+        if phase == PHASE_PLAY and not 0 <= st.turn < st.n:
+            raise RecordError("position has no valid seat to move")
+        return st
+
+    def action_from_json(self, data: Any) -> Action:
+        try:
+            if isinstance(data, dict):
+                if set(data) == {"play"}:
+                    return PLAY[parse_card(data["play"])]
+                if set(data) == {"deal", "to"} and isinstance(data["to"], int):
+                    return Deal(parse_card(data["deal"]), data["to"])
+                if set(data) == {"reveal"}:
+                    return Reveal(parse_card(data["reveal"]))
+                if set(data) == {"schools"} and isinstance(data["schools"], list):
+                    return ChooseSchools(tuple(sorted(parse_card(c + "0") >> 4 for c in data["schools"])))
+        except (ValueError, TypeError) as exc:
+            raise RecordError(f"bad Gorus Maximus action {data!r}: {exc}") from exc
+        raise RecordError(f"bad Gorus Maximus action {data!r}")
+
+
+GAME = GorusMaximusGame()
