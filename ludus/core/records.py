@@ -48,7 +48,12 @@ class Record:
         return out
 
     def dumps(self) -> str:
-        return json.dumps(self.to_json(), indent=1)
+        """Pretty JSON with one action per line, so records diff and read well."""
+        data = self.to_json()
+        actions = data.pop("actions")
+        head = json.dumps(data, indent=1, ensure_ascii=False)[:-2]
+        lines = ",\n  ".join(json.dumps(a, ensure_ascii=False) for a in actions)
+        return f'{head},\n "actions": [\n  {lines}\n ]\n}}' if actions else f'{head},\n "actions": []\n}}'
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(self.dumps() + "\n", encoding="utf-8")

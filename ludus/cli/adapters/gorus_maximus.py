@@ -123,6 +123,10 @@ class GorusMaximusAdapter(CliAdapter):
         if obs.stock_size:
             line.append(f"    {'Contender stack' if obs.solo else 'Draw pile'}: {obs.stock_size}")
         console.print(line)
+        if obs.previous_winner is not None:
+            last = obs.previous_bout[-1][1] if obs.previous_bout else -1
+            console.print(Text(f"Previous bout won by {actor_name(obs.previous_winner, seat_names)}"
+                               f" (last card {card_label(last)}; type b to see it)", style="dim"))
         console.print(Text("Bout: ").append_text(bout_text(obs.bout, seat_names)))
 
     def _round_summary(self, console: Console, obs: GorusObservation) -> None:
@@ -168,3 +172,4 @@ class GorusMaximusAdapter(CliAdapter):
         else:
             names = ", ".join(seat_names[w] for w in winners)
             console.print(f"[bold green]Champion(s) of Gorus Maximus: {names}[/]")
+ADAPTER = GorusMaximusAdapter()
