@@ -90,8 +90,11 @@ class State(ABC, Generic[O]):
         """Seats whose decision it is: one seat, several (simultaneous), (CHANCE,), or () at the end."""
 
     @abstractmethod
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
-        """Legal actions of ``seat`` (default: the single current seat), in a stable order."""
+    def legal_actions(self, seat: int | None = None) -> Sequence[Action]:
+        """Legal actions of ``seat`` (default: the single current seat), in a stable order.
+
+        The result may be a shared immutable sequence: copy it before changing it.
+        """
 
     @abstractmethod
     def observation(self, seat: int | None) -> Observation:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 
 from ..core.errors import LudusError
 from ..core.game import Game
@@ -25,7 +26,7 @@ def game_names() -> list[str]:
     out = []
     for name, target in _REGISTRY.items():
         module = target.split(":")[0]
-        if importlib.util.find_spec(module.rsplit(".", 1)[0]) is not None:
+        if importlib.util.find_spec(module) is not None:
             out.append(name)
     return out
 

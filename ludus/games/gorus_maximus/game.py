@@ -7,10 +7,12 @@ contenders (who are not a seat: their cards are chance outcomes turned face up).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
-from ...core.errors import RecordError
+from ...core.errors import IllegalAction, RecordError
 from ...core.game import CHANCE, Action, Game, Observation, State
 from ...core.rng import Rng
 from .cards import (
@@ -67,6 +69,13 @@ class Play(Action):
 
 
 PLAY = tuple(Play(c) for c in range(NUM_SCHOOLS * 16))
+_LANE_PLAYS: tuple[dict[int, tuple[Play, ...]], ...] = tuple({} for _ in range(NUM_SCHOOLS))
+"""Per school, the Play actions of each 16-bit lane of a hand: legal moves without a bit loop."""
+
+
+def _lane_plays(school: int, lane: int) -> tuple[Play, ...]:
+    plays = _LANE_PLAYS[school][lane] = tuple(PLAY[(school << 4) + r] for r in range(16) if lane >> r & 1)
+    return plays
 
 
 @dataclass(frozen=True)
@@ -113,6 +122,10 @@ class ChooseSchools(Action):
 
     def to_json(self) -> Any:
         return {"schools": [SCHOOLS[s].code for s in self.schools]}
+
+
+DEAL = tuple(tuple(Deal(c, seat) for seat in range(8)) for c in range(NUM_SCHOOLS * 16))
+REVEAL = tuple(Reveal(c) for c in range(NUM_SCHOOLS * 16))
 
 
 # --------------------------------------------------------------------------- observation
@@ -208,6 +221,11 @@ class GorusObservation(Observation):
         }
 
 
+@lru_cache(maxsize=256)
+def _deck(schools: tuple[int, ...], ranks: tuple[int, ...]) -> int:
+    return deck_mask(sum(1 << s for s in schools), ranks)
+
+
 def _bits(mask: int) -> list[int]:
     out = []
     while mask:
@@ -227,7 +245,9 @@ class GorusMaximusState(State[GorusMaximusOptions]):
         self.n = o.players
         self.solo = o.solo
         self.two_player = o.players == 2
+        self.fast_bouts = o.players > 2  # no draws or contenders between cards
         self.cf = load_cf_table(o.cf_table)
+        self.cf_ranks = tuple((r, v) for r, v in enumerate(self.cf.by_rank) if v)
         team_of = o.team_of_seat()
         if self.solo:
             self.side_of_seat: tuple[int, ...] = (0,)
@@ -254,6 +274,9 @@ class GorusMaximusState(State[GorusMaximusOptions]):
         self.collected = [0] * self.num_sides
         self.collected_count = [0] * self.num_sides
         self.bout: list[tuple[int, int]] = []
+        self._legal_at, self._legal = -1, 0  # legal mask cached by legal_actions for apply
+        self.top = -1  # the card holding the current bout, and who played it
+        self.top_actor = -3
         self.turn = -1
         self.initiating = -1
         self.preferred = -1
@@ -269,10 +292,7 @@ class GorusMaximusState(State[GorusMaximusOptions]):
 
     # ------------------------------------------------------------- round flow
     def _start_round(self) -> None:
-        deck = 0
-        for s in self.schools:
-            deck |= deck_mask(1 << s, self.ranks)
-        self.stock = deck
+        self.stock = _deck(self.schools, self.ranks)
         self.dealt = 0
         self.hands = [0] * self.n
         self.collected = [0] * self.num_sides
@@ -297,15 +317,27 @@ class GorusMaximusState(State[GorusMaximusOptions]):
             self.turn = (self.dealer + 1) % self.n
 
     def _add_card(self, actor: int, c: int) -> None:
+        """Put a card into the bout, applying a Challenge and keeping track of who holds the bout."""
         bout = self.bout
         school = c >> 4
         if not bout:
             self.initiating = school
             if self.preferred < 0:
                 self.preferred = school
-        elif (bout[-1][1] & 15) == (c & 15):
-            self.preferred = school  # a Challenge: same rank as the card just before
+            bout.append((actor, c))
+            self.top, self.top_actor = c, actor
+            return
         bout.append((actor, c))
+        if (bout[-2][1] & 15) == (c & 15) and school != self.preferred:
+            self.preferred = school  # a Challenge: same rank as the card just before
+            self.top_actor, self.top = self._bout_winner()
+            return
+        top = self.top
+        if school == top >> 4:
+            if c > top:
+                self.top, self.top_actor = c, actor
+        elif school == self.preferred:
+            self.top, self.top_actor = c, actor
 
     def _bout_size(self) -> int:
         return 3 if self.solo else self.n
@@ -326,7 +358,7 @@ class GorusMaximusState(State[GorusMaximusOptions]):
             self.turn = (self.turn + 1) % self.n
 
     def _resolve_bout(self) -> None:
-        winner_actor = self._bout_winner()[0]
+        winner_actor = self.top_actor
         side = 1 if winner_actor == CONTENDER else self.side_of_seat[winner_actor]
         mask = 0
         for _, c in self.bout:
@@ -358,15 +390,12 @@ class GorusMaximusState(State[GorusMaximusOptions]):
 
     def crowd_favour(self, side: int) -> int:
         """CF of a side's collected gladiators, valuing the preferred school's 0 as the table says."""
-        table = self.cf.by_rank
-        total = 0
         mask = self.collected[side]
-        pref_zero = card(self.preferred, 0) if self.preferred >= 0 else -1
-        while mask:
-            low = mask & -mask
-            c = low.bit_length() - 1
-            mask ^= low
-            total += self.cf.preferred_zero if c == pref_zero else table[c & 15]
+        total = 0
+        for rank, value in self.cf_ranks:
+            total += value * (mask & RANK_MASKS[rank]).bit_count()
+        if self.preferred >= 0 and mask >> card(self.preferred, 0) & 1:
+            total += self.cf.preferred_zero - self.cf.by_rank[0]
         return total
 
     def _end_round(self) -> None:
@@ -443,16 +472,98 @@ class GorusMaximusState(State[GorusMaximusOptions]):
             return hand
         return follow | (hand & RANK_MASKS[bout[-1][1] & 15])
 
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
+    def legal_actions(self, seat: int | None = None) -> Sequence[Action]:
+        """The playable cards as a shared, immutable tuple of :class:`Play` actions."""
+        turn = self.turn
         if seat is None:
-            seat = self.turn
-        mask = self.legal_mask(seat)
-        out = []
-        while mask:
-            low = mask & -mask
-            out.append(PLAY[low.bit_length() - 1])
-            mask ^= low
+            seat = turn
+        if self.phase != PHASE_PLAY or seat != turn:
+            return ()
+        mask = self.hands[seat]
+        bout = self.bout
+        if bout:
+            init = self.initiating
+            follow = mask & SCHOOL_MASKS[init]
+            if follow:
+                mask = follow | (mask & RANK_MASKS[bout[-1][1] & 15])
+                if mask == follow:  # the usual case: one school's lane, straight from the cache
+                    self._legal_at, self._legal = len(self.history), mask
+                    lane = mask >> (init << 4)
+                    cached = _LANE_PLAYS[init].get(lane)
+                    return cached if cached is not None else _lane_plays(init, lane)
+        self._legal_at, self._legal = len(self.history), mask
+        out: tuple[Action, ...] = ()
+        for s in self.schools:
+            shift = s << 4
+            lane = (mask >> shift) & 0xFFFF
+            if lane:
+                cached = _LANE_PLAYS[s].get(lane)
+                if cached is None:
+                    cached = _lane_plays(s, lane)
+                if lane << shift == mask:
+                    return cached
+                out += cached
         return out
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Same contract as :meth:`State.apply`, with a fast path for the common case."""
+        if type(action) is Play and self.phase == PHASE_PLAY and (seat is None or seat == self.turn):
+            seat = self.turn
+            history = self.history
+            c = action.card
+            legal = self._legal if self._legal_at == len(history) else self.legal_mask(seat)
+            if not legal >> c & 1:
+                raise IllegalAction(self.why_illegal(action, seat))
+            history.append((seat, action))
+            bout = self.bout
+            if self.fast_bouts and 0 < len(bout) < self.n - 1 and (bout[-1][1] ^ c) & 15:
+                # the common case inline: a card that neither leads, Challenges nor ends the bout
+                self.hands[seat] ^= 1 << c
+                bout.append((seat, c))
+                top = self.top
+                if c >> 4 == top >> 4:
+                    if c > top:
+                        self.top, self.top_actor = c, seat
+                elif c >> 4 == self.preferred:
+                    self.top, self.top_actor = c, seat
+                self.turn = (seat + 1) % self.n
+                return
+            self._apply(seat, action)
+            if self.phase != PHASE_PLAY and self.rng is not None:
+                self._settle_chance()
+            return
+        super().apply(action, seat)
+
+    def _settle_chance(self) -> None:
+        """Seeded chance, dealing a whole troupe set from one shuffle (same outcomes as card by card)."""
+        rng = self.rng
+        assert rng is not None
+        history = self.history
+        while True:
+            phase = self.phase
+            if phase == PHASE_DEAL:
+                cards = _bits(self.stock)
+                rng.shuffle(cards)
+                total = HAND_SIZE if self.solo else HAND_SIZE * self.n
+                cards = cards[: total - self.dealt]
+                if self.solo:
+                    recipients = [0] * len(cards)
+                else:
+                    n, first = self.n, self.dealer + 1 + self.dealt
+                    recipients = [(first + k) % n for k in range(len(cards))]
+                hands = self.hands
+                for c, seat in zip(cards, recipients):
+                    hands[seat] |= 1 << c
+                    self.stock ^= 1 << c
+                history += [(CHANCE, DEAL[c][seat]) for c, seat in zip(cards, recipients)]
+                self.dealt += len(cards)
+                self._begin_play()
+            elif phase in (PHASE_DRAW, PHASE_REVEAL, PHASE_SCHOOLS):
+                outcome = self.sample_chance(rng)
+                self._apply(CHANCE, outcome)
+                history.append((CHANCE, outcome))
+            else:
+                return
 
     def why_illegal(self, action: Action, seat: int) -> str | None:
         if type(action) is Play:
@@ -480,23 +591,20 @@ class GorusMaximusState(State[GorusMaximusOptions]):
             cards = _bits(self.stock)
             p = 1.0 / len(cards)
             if phase == PHASE_REVEAL:
-                return [(Reveal(c), p) for c in cards]
+                return [(REVEAL[c], p) for c in cards]
             seat = self._deal_recipient() if phase == PHASE_DEAL else self.drawer
-            return [(Deal(c, seat), p) for c in cards]
+            return [(DEAL[c][seat], p) for c in cards]
         return super().chance_outcomes()
 
     def sample_chance(self, rng: Rng) -> Action:
         phase = self.phase
         if phase == PHASE_SCHOOLS:
             return super().sample_chance(rng)
-        stock = self.stock
-        k = rng.below(stock.bit_count())
-        for _ in range(k):
-            stock &= stock - 1
-        c = (stock & -stock).bit_length() - 1
+        cards = _bits(self.stock)
+        c = cards[rng.below(len(cards))]
         if phase == PHASE_REVEAL:
-            return Reveal(c)
-        return Deal(c, self._deal_recipient() if phase == PHASE_DEAL else self.drawer)
+            return REVEAL[c]
+        return DEAL[c][self._deal_recipient() if phase == PHASE_DEAL else self.drawer]
 
     def _apply(self, seat: int, action: Action) -> None:
         if seat != CHANCE:
@@ -653,6 +761,10 @@ class GorusMaximusGame(Game):
         st.turn = int(data["turn"])
         st.initiating = int(data["initiating"])
         st.preferred = int(data["preferred"])
+        if st.bout:
+            if not (0 <= st.initiating < NUM_SCHOOLS and 0 <= st.preferred < NUM_SCHOOLS):
+                raise RecordError("a bout in progress needs its initiating and preferred schools")
+            st.top_actor, st.top = st._bout_winner()
         st.previous_bout = tuple((int(a), parse_card(c)) for a, c in data["previous_bout"])
         st.previous_winner = data["previous_winner"]
         st.drawer = int(data["drawer"])
@@ -684,10 +796,10 @@ class GorusMaximusGame(Game):
             if isinstance(data, dict):
                 if set(data) == {"play"}:
                     return PLAY[parse_card(data["play"])]
-                if set(data) == {"deal", "to"} and isinstance(data["to"], int):
-                    return Deal(parse_card(data["deal"]), data["to"])
+                if set(data) == {"deal", "to"} and isinstance(data["to"], int) and 0 <= data["to"] < 8:
+                    return DEAL[parse_card(data["deal"])][data["to"]]
                 if set(data) == {"reveal"}:
-                    return Reveal(parse_card(data["reveal"]))
+                    return REVEAL[parse_card(data["reveal"])]
                 if set(data) == {"schools"} and isinstance(data["schools"], list):
                     return ChooseSchools(tuple(sorted(parse_card(c + "0") >> 4 for c in data["schools"])))
         except (ValueError, TypeError) as exc:
