@@ -76,10 +76,14 @@ class GorusMaximusAdapter(CliAdapter):
 
     def _support_line(self, obs: GorusObservation) -> Text:
         out = Text("Crowd Support: ")
+        mine = obs.side_of_seat[obs.seat] if obs.seat is not None else None
         for side, name in enumerate(obs.side_names):
             if side:
                 out.append("   ")
-            out.append(f"{name} {obs.support[side]}/{obs.targets[side]}")
+            out.append(f"{name} {obs.support[side]}/{obs.targets[side]}", style="bold" if side == mine else "")
+        if mine is not None and len(obs.side_names) != obs.players and not obs.solo:
+            mates = [str(s + 1) for s, side in enumerate(obs.side_of_seat) if side == mine]
+            out.append(f"   (you are {obs.side_names[mine]}: seats {', '.join(mates)})", style="dim")
         return out
 
     def render(self, console: Console, view: SeatView, seat_names: list[str]) -> None:
