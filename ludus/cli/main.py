@@ -7,6 +7,7 @@ import importlib
 import sys
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from ..core.errors import LudusError
@@ -119,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_replay(args, console)
         return args.run(args, console)
     except LudusError as exc:
-        console.print(f"[bold red]Error:[/] {exc}")
+        console.print(f"[bold red]Error:[/] {escape(str(exc))}")
         return 2
 
 

@@ -12,6 +12,7 @@ import secrets
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.prompt import Prompt
 
 from ..agents.base import Agent, make_agent
@@ -139,7 +140,7 @@ class TerminalGame:
             try:
                 state.apply(action, seat)
             except IllegalAction as exc:
-                self.console.print(f"[bold red]Not allowed:[/] {exc}")
+                self.console.print(f"[bold red]Not allowed:[/] {escape(str(exc))}")
                 continue
             break
         if hot_seat:

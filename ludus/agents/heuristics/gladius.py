@@ -107,21 +107,21 @@ class GladiusHeuristic(Agent):
         if not options:
             return legal[-1]
         options.sort(key=lambda ac: (ac[1].is_evade, ac[0].card))  # Blocks first: an Evade costs an attack
+        action, card = options[0]
         hp = obs.hit_points[me]
-        held_defences = sum(1 for key in obs.hand if setup.index[key] in setup.usable[me]
-                            and setup.kinds[setup.index[key]].is_defence)
-        threat = attack.damage + (2 if attack.immobilize else 0)
-        if attack.damage >= hp:
-            return options[0][0]
-        if hp - attack.damage <= 3 and attack.damage >= 1:
-            return options[0][0]
-        need = 3 if held_defences <= 1 else 2 if held_defences == 2 else 1
-        if threat >= need:
-            action, card = options[0]
-            if card.is_evade and threat < need + 1 and held_defences <= 1:
-                return legal[-1]  # an Evade (and the lost attack) is not worth a small blow
-            return action
-        return legal[-1]
+        mine = [setup.kinds[setup.index[key]] for key in obs.hand if setup.index[key] in setup.usable[me]]
+        held_defences = sum(1 for c in mine if c.is_defence)
+        holds_attack = any(c.is_attack for c in mine)
+        if attack.damage >= hp or (attack.damage and hp - attack.damage <= 3):
+            return action  # lethal or close to it: stop it with anything
+        threat = attack.damage + (2.5 if attack.immobilize else 0.0)
+        # what the card is worth if kept: more when it is my last defence, nothing when the
+        # hand is so full that it would soon be discarded anyway
+        keep = 2.5 if held_defences <= 1 else 1.5 if held_defences == 2 else 0.8
+        if len(obs.hand) >= obs.hand_limit:
+            keep = min(keep, 0.8)
+        cost = keep + (1.5 if card.is_evade and holds_attack else 0.0)
+        return action if threat >= cost else legal[-1]
 
     def _discard(self, obs: GladiusObservation, setup: Setup, legal: tuple[Action, ...]) -> Action:
         me = obs.seat

@@ -1,0 +1,313 @@
+"""Terminal view of Gladius: both fighters' hit points, your hand with what each card may do
+now (and why not), the card on the table, the last attack and defence, and card counting."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ...core.errors import LudusError
+from ...core.game import Action, SeatView
+from ...games.gladius.cards import SHARED_ID, Card
+from ...games.gladius.game import (GAME, AdversaryAttack, AdversaryDefend, Attack, Defend, Discard, DrawCard,
+                                   FirstPlayer, GladiusObservation, MiniDraw, Reshuffle, Setup, SkipTurn,
+                                   card_label)
+from ..adapter import CliAdapter
+
+_HELP = "Type a number or a move's name; 'c' lists the deck and what is still unaccounted for."
+
+
+def hp_bar(hp: int, max_hp: int, width: int = 20) -> Text:
+    filled = 0 if max_hp <= 0 else round(width * min(hp, max_hp) / max_hp)
+    style = "green" if hp * 2 > max_hp else "yellow" if hp * 4 > max_hp else "red"
+    out = Text("█" * filled, style=style)
+    out.append("░" * (width - filled), style="dim")
+    out.append(f" {hp}/{max_hp}", style="bold")
+    return out
+
+
+def card_text(setup: Setup | None, key: str) -> Text:
+    if setup is None or key not in setup.index:
+        return Text(card_label(key), style="bold")
+    c: Card = setup.kinds[setup.index[key]]
+    style = "bold red" if c.is_attack else "bold cyan"
+    out = Text(card_label(key), style=style)
+    out.append(f" [{c.effect()}]", style="dim")
+    return out
+
+
+class GladiusAdapter(CliAdapter):
+    game_name = "gladius"
+
+    def __init__(self) -> None:
+        self._names: list[str] = []
+        self._setup: Setup | None = None
+
+    def _setup_for(self, obs: GladiusObservation) -> Setup | None:
+        """The card tables for a spectator's observation (which does not carry the options)."""
+        if self._setup is not None and tuple(s.id for s in self._setup.sides) == obs.fighters:
+            return self._setup
+        try:
+            return GAME.setup({"fighter1": obs.fighters[0], "fighter2": obs.fighters[1]})
+        except LudusError:
+            return None
+
+    # ----------------------------------------------------------------- flags
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--me", metavar="TYPE",
+                            help="your fighter type: secutor, retiarius (default), thracian, murmillo, "
+                                 "dimachaeri, samnite, postulati, lion, or one from --card-set")
+        parser.add_argument("--opponent", metavar="TYPE", help="the other fighter's type (default secutor)")
+        parser.add_argument("--solo", action="store_true",
+                            help="solo rules: you against the automated opponent's mini-hands")
+        parser.add_argument("--card-set", action="append", metavar="FILE",
+                            help="load a card-set file (a new fighter or animal); may be repeated")
+
+    def options_from_args(self, args: argparse.Namespace) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if getattr(args, "me", None):
+            out["fighter1"] = args.me.strip().lower()
+        if getattr(args, "opponent", None):
+            out["fighter2"] = args.opponent.strip().lower()
+        if getattr(args, "solo", False):
+            out["solo"] = True
+        if getattr(args, "card_set", None):
+            out["card_sets"] = ",".join(args.card_set)
+        return out
+
+    # ----------------------------------------------------------------- choices
+    def choices(self, view: SeatView) -> list[tuple[Action, bool]]:
+        """Every distinct card in hand as this phase's move (legal or not), then the pass."""
+        obs: GladiusObservation = view.observation
+        legal = set(view.legal_actions)
+        keys = list(dict.fromkeys(obs.hand))
+        out: list[tuple[Action, bool]] = []
+        if obs.phase == "discard":
+            return [(Discard(k), Discard(k) in legal) for k in keys]
+        if obs.phase == "attack":
+            out = [(Attack(k), Attack(k) in legal) for k in keys]
+            out.append((Attack(None), True))
+        elif obs.phase == "defend":
+            out = [(Defend(k), Defend(k) in legal) for k in keys]
+            out.append((Defend(None), True))
+        else:
+            out = [(a, True) for a in view.legal_actions]
+        return out
+
+    # ----------------------------------------------------------------- rendering
+    def _side_name(self, obs: GladiusObservation, side: int, names: list[str]) -> str:
+        if obs.solo and side == 1:
+            return f"the {obs.names[1]}"
+        if side < len(names):
+            return names[side]
+        return obs.names[side]
+
+    def _fighters(self, console: Console, obs: GladiusObservation, names: list[str]) -> None:
+        grid = Table.grid(padding=(0, 2))
+        for side in (0, 1):
+            name = Text(self._side_name(obs, side, names), style="bold")
+            if obs.seat == side:
+                name.append(" (you)", style="bold green")
+            notes = []
+            if obs.skip[side]:
+                notes.append("immobilized: loses the next turn")
+            lock = obs.locked[side]
+            if lock is not None:
+                notes.append(f"no attack next turn ({card_label(lock).split(' (')[0]})")
+            if side == obs.active and obs.barred is not None and obs.phase not in ("over",):
+                notes.append("may not attack this turn")
+            hand = "" if obs.solo and side == 1 else f"{obs.hand_sizes[side]} cards"
+            grid.add_row(name, hp_bar(obs.hit_points[side], obs.max_hit_points[side]), Text(hand, style="dim"),
+                         Text("; ".join(notes), style="yellow"))
+        console.print(grid)
+
+    def _exchange(self, obs: GladiusObservation, setup: Setup | None, names: list[str]) -> Text | None:
+        if obs.last_attack is None:
+            if obs.last_result == "skipped":
+                return Text("Last turn was lost to an Immobilize.", style="dim")
+            return None
+        side, key = obs.last_attack
+        who = self._side_name(obs, side, names)
+        if key is None:
+            return Text(f"Last turn: {who} did not attack.", style="dim")
+        out = Text(f"Last attack: {who} played ")
+        out.append_text(card_text(setup, key))
+        if obs.last_defence is not None:
+            dside, dkey = obs.last_defence
+            dwho = self._side_name(obs, dside, names)
+            if dkey is None:
+                out.append(f" — {dwho} did not defend", style="")
+                if setup is not None:
+                    out.append(": " + setup.kinds[setup.index[key]].effect().split(";")[0], style="bold red")
+            else:
+                out.append(f" — {dwho} answered with ")
+                out.append_text(card_text(setup, dkey))
+                out.append(f" ({obs.last_result})")
+        return out
+
+    def _table_line(self, obs: GladiusObservation) -> Text:
+        out = Text(f"Turn {obs.turn}", style="bold")
+        if obs.turn_limit:
+            out.append(f"/{obs.turn_limit}", style="dim")
+        out.append(f"   Deck {obs.draw_pile}   Discards {sum(n for _, n in obs.discard)}")
+        if obs.reshuffles:
+            out.append(f"   (reshuffled {obs.reshuffles}×)")
+        return out
+
+    def render(self, console: Console, view: SeatView, seat_names: list[str]) -> None:
+        obs: GladiusObservation = view.observation
+        self._names = list(seat_names)
+        setup = self._setup = GAME.setup(view.options)
+        console.rule(f"[bold]Gladius[/] — {self._side_name(obs, 0, seat_names)} vs "
+                     f"{self._side_name(obs, 1, seat_names)}")
+        self._fighters(console, obs, seat_names)
+        console.print(self._table_line(obs))
+        ex = self._exchange(obs, setup, seat_names)
+        if ex is not None and obs.last_defence is not None or obs.last_result in ("no attack", "skipped"):
+            console.print(ex)
+        if obs.table is not None and obs.phase == "defend":
+            atk = Text("Incoming attack: ", style="bold")
+            atk.append_text(card_text(setup, obs.table))
+            if setup.kinds[setup.index[obs.table]].immobilize:
+                atk.append("  — only an Evade stops it", style="yellow")
+            console.print(atk)
+        if not obs.solo and (obs.opponent_known or obs.opponent_unknown):
+            known = Text("You know they hold: ", style="dim")
+            known.append(", ".join(card_label(k) for k in obs.opponent_known) or "nothing for sure", style="dim")
+            known.append(f" (+{obs.opponent_unknown} unknown)", style="dim")
+            console.print(known)
+        hand = Table(title="Your hand", show_header=True, header_style="bold", title_justify="left")
+        hand.add_column("card")
+        hand.add_column("now")
+        me = view.seat
+        for key in obs.hand:
+            reason = GAME.explain(view, self._phase_action(obs, key)) if obs.to_act == me else None
+            k = setup.index[key]
+            if k not in setup.usable[me]:
+                c = setup.kinds[k]
+                owner = "a shared card you may not use" if c.set_id == SHARED_ID else \
+                    f"a {setup.set_name(c.set_id)} card"
+                status = Text(f"not yours ({owner})", style="dim")
+            elif obs.to_act != me:
+                status = Text("")
+            elif reason is None:
+                status = Text("playable", style="green")
+            else:
+                status = Text(reason, style="dim")
+            hand.add_row(card_text(setup, key), status)
+        console.print(hand)
+        console.print(Text(self._prompt(obs), style="bold"))
+
+    @staticmethod
+    def _phase_action(obs: GladiusObservation, key: str) -> Action:
+        if obs.phase == "discard":
+            return Discard(key)
+        if obs.phase == "defend":
+            return Defend(key)
+        return Attack(key)
+
+    @staticmethod
+    def _prompt(obs: GladiusObservation) -> str:
+        if obs.phase == "discard":
+            return f"Maneuver: you hold {len(obs.hand)} cards; discard down to {obs.hand_limit}."
+        if obs.phase == "attack":
+            return "Attack phase: play an attack card, or no attack."
+        if obs.phase == "defend":
+            return "Defence phase: answer with a Block or an Evade, or take the blow."
+        return ""
+
+    def render_spectator(self, console: Console, observation: Any, seat_names: list[str]) -> None:
+        obs: GladiusObservation = observation
+        self._names = list(seat_names)
+        setup = self._setup_for(obs)
+        self._fighters(console, obs, seat_names)
+        console.print(self._table_line(obs))
+        ex = self._exchange(obs, setup, seat_names)
+        if ex is not None:
+            console.print(ex)
+
+    def handle_command(self, console: Console, text: str, view: SeatView, seat_names: list[str]) -> bool:
+        t = text.strip().lower()
+        if t in ("?", "h", "help"):
+            console.print(_HELP)
+            return True
+        if t in ("c", "cards"):
+            self._card_table(console, view)
+            return True
+        return False
+
+    def _card_table(self, console: Console, view: SeatView) -> None:
+        """Every kind in the deck: its owner, effect, count, and how many are unaccounted for."""
+        obs: GladiusObservation = view.observation
+        setup = GAME.setup(view.options)
+        seen = setup.counts()
+        for key in obs.hand + obs.mini_hand + obs.opponent_known:
+            seen[setup.index[key]] -= 1
+        if obs.table is not None:
+            seen[setup.index[obs.table]] -= 1
+        for key, n in obs.discard:
+            seen[setup.index[key]] -= n
+        table = Table(title=f"The deck ({setup.n_cards} cards)", header_style="bold")
+        for col in ("card", "owner", "effect", "in deck", "unaccounted"):
+            table.add_column(col)
+        for k, c in enumerate(setup.kinds):
+            owner = "both" if c.set_id == SHARED_ID else setup.set_name(c.set_id)
+            table.add_row(c.name, owner, c.effect(), str(c.count), str(seen[k]))
+        console.print(table)
+        sizes = ", ".join(f"{s.name} {s.size}" for s in setup.sides)
+        console.print(Text(f"Set sizes: shared {setup.catalogue.shared.size}, {sizes}", style="dim"))
+
+    def show_chance(self, action: Action) -> bool:
+        return True
+
+    def describe_action(self, seat_name: str, action: Action) -> str:
+        names = self._names
+        t = type(action)
+
+        def fighter(seat: int) -> str:
+            return names[seat] if seat < len(names) else f"Fighter {seat + 1}"
+
+        if t is DrawCard:
+            return f"{fighter(action.seat)} draws {card_label(action.card)}"  # type: ignore[attr-defined]
+        if t is SkipTurn:
+            return f"{fighter(action.seat)} is immobilized and loses the turn"  # type: ignore[attr-defined]
+        if t is FirstPlayer:
+            return f"{fighter(action.seat)} moves first"  # type: ignore[attr-defined]
+        foe = f"The {self._setup.sides[1].name}" if self._setup is not None else "The opponent"
+        if t is MiniDraw:
+            return f"{foe}'s mini-hand: {card_label(action.card)}"  # type: ignore[attr-defined]
+        if t is AdversaryAttack:
+            card = action.card  # type: ignore[attr-defined]
+            return f"{foe} cannot attack" if card is None else f"{foe} attacks: {card_label(card)}"
+        if t is AdversaryDefend:
+            card = action.card  # type: ignore[attr-defined]
+            return f"{foe} has no defence" if card is None else f"{foe} defends: {card_label(card)}"
+        if t is Reshuffle:
+            return action.label
+        if t is Attack and action.card is None:  # type: ignore[attr-defined]
+            return f"{seat_name} does not attack"
+        if t is Defend and action.card is None:  # type: ignore[attr-defined]
+            return f"{seat_name} takes the blow"
+        return f"{seat_name}: {action.label}"
+
+    def render_final(self, console: Console, observation: Any, scores: list[float],
+                     winners: list[int], seat_names: list[str]) -> None:
+        obs: GladiusObservation = observation
+        console.rule("Game over")
+        why = {"knockout": "down to 0 hit points", "deck": "the deck ran out",
+               "turn-limit": "the turn limit was reached"}.get(obs.end, obs.end)
+        for side in (0, 1):
+            name = self._side_name(obs, side, seat_names)
+            mark = "  [bold green]winner[/]" if side in obs.winners and len(obs.winners) == 1 else ""
+            console.print(f"{name}: {obs.hit_points[side]}/{obs.max_hit_points[side]} hit points{mark}")
+        if len(obs.winners) == 2:
+            console.print(f"A draw ({why}).")
+        else:
+            console.print(f"{self._side_name(obs, obs.winners[0], seat_names)} wins ({why}).")
+
+
+ADAPTER = GladiusAdapter()

@@ -1,0 +1,1294 @@
+"""Gladius: two gladiators, one shared deck of attack and defence cards, ten hit points each.
+
+The rules as implemented, and every reading of an unclear rule, are in
+``docs/games/gladius.md``. In short, a turn is Maneuver (draw, discard down to the hand
+limit), Attack (one card or none), Defence (the other fighter answers with one card or
+none) and Hit. Solo play is a one-seat game: the automated opponent of the solo rules has
+no hand and no choices of its own, so its mini-hand draws are chance outcomes and its
+plays are forced chance outcomes fixed by the rules.
+
+Cards are kinds (a :class:`~ludus.games.gladius.cards.Card` with a count); each physical
+copy has an index, copies of one kind are consecutive, and every pile or hand is an int
+bitmask over those indices. Which copy of a kind sits where never matters, so positions
+store counts and chance picks a kind with probability proportional to its count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ...core.bits import iter_bits, popcount
+from ...core.errors import IllegalAction, InvalidOptions, RecordError
+from ...core.game import CHANCE, Action, Game, Observation, SeatView, State
+from ...core.options import option
+from ...core.rng import Rng
+from .cards import SHARED_ID, Card, CardSet, Catalogue, load_catalogue, split_paths
+
+# ----------------------------------------------------------------------------- phases
+(FIRST, DEAL, DRAW, DISCARD, ATTACK, DEFEND, SKIP, RESHUFFLE, MINI_DEF, ADV_DEF, MINI_ATK, ADV_ATK,
+ OVER) = range(13)
+PHASES = ("first", "deal", "draw", "discard", "attack", "defend", "skip", "reshuffle", "mini-defence",
+          "adversary-defence", "mini-attack", "adversary-attack", "over")
+_PHASE_OF = {name: i for i, name in enumerate(PHASES)}
+_DRAW_PHASES = (DEAL, DRAW, MINI_DEF, MINI_ATK)
+_CHANCE_SEATS = (CHANCE,)
+END_REASONS = ("", "knockout", "deck", "turn-limit")
+
+
+# ----------------------------------------------------------------------------- options
+@dataclass(frozen=True)
+class GladiusOptions:
+    fighter1: str = option("retiarius", "fighter type of seat 1 (what --me picks)")
+    fighter2: str = option("secutor", "fighter type of seat 2, or of the automated opponent in solo play")
+    solo: bool = option(False, "solo rules: one person against the rule-driven opponent and its mini-hands")
+    first: str = option("auto", "who moves first: auto = the Retiarius if exactly one fighter is one, "
+                                "otherwise fighter 1", choices=("auto", "fighter1", "fighter2", "random"))
+    mirror: str = option("twice", "mirror match (same type twice): its card set enters the deck twice "
+                                  "(one per fighter) or once", choices=("twice", "once"))
+    reshuffle: bool = option(True, "when the deck runs out, shuffle the discards into a new deck; if off, "
+                                   "the game ends then and more hit points wins")
+    hit_points: int = option(0, "starting hit points of both fighters; 0 = each type's own (10 for gladiators)",
+                             min=0, max=99)
+    starting_hand: int = option(2, "cards each fighter starts with", min=0, max=10)
+    hand_limit: int = option(5, "most cards kept after the Maneuver draw", min=1, max=10)
+    solo_defence_hand: int = option(0, "solo: cards in the opponent's defence mini-hand; 0 = its type's own",
+                                    min=0, max=3)
+    solo_attack_hand: int = option(0, "solo: cards in the opponent's attack mini-hand; 0 = its type's own",
+                                   min=0, max=3)
+    turn_limit: int = option(500, "the game ends after this many turns in all (0 = never); more hit points wins",
+                             min=0, max=100_000)
+    card_sets: str = option("", "extra card-set files (TOML), comma-separated paths: new fighters or animals")
+
+    def __post_init__(self) -> None:
+        cat = load_catalogue(split_paths(self.card_sets))  # raises CardSetError (an InvalidOptions)
+        cat.fighter(self.fighter1)
+        cat.fighter(self.fighter2)
+        if self.starting_hand > self.hand_limit:
+            raise InvalidOptions(f"starting-hand ({self.starting_hand}) cannot exceed hand-limit "
+                                 f"({self.hand_limit})")
+
+
+# ----------------------------------------------------------------------------- actions
+def card_name(key: str) -> str:
+    """The printed name in a card key ("secutor/Armor" -> "Armor")."""
+    return key.split("/", 1)[1] if "/" in key else key
+
+
+def card_label(key: str) -> str:
+    """Name plus owner for fighter cards: several types have a card called Armor."""
+    owner, _, name = key.partition("/")
+    if not name or owner == SHARED_ID:
+        return name or key
+    return f"{name} ({owner.replace('-', ' ').replace('_', ' ').title()})"
+
+
+@dataclass(frozen=True, slots=True)
+class Attack(Action):
+    """Attack phase: play an attack card, or ``None`` for no attack."""
+
+    card: str | None
+
+    @property
+    def label(self) -> str:
+        return "No attack" if self.card is None else f"Attack: {card_label(self.card)}"
+
+    def to_json(self) -> Any:
+        return {"attack": self.card}
+
+
+@dataclass(frozen=True, slots=True)
+class Defend(Action):
+    """Defence phase: answer the attack with a defence card, or ``None`` to take it."""
+
+    card: str | None
+
+    @property
+    def label(self) -> str:
+        return "No defence" if self.card is None else f"Defend: {card_label(self.card)}"
+
+    def to_json(self) -> Any:
+        return {"defend": self.card}
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(Action):
+    """Maneuver phase: discard a card (face up) to get down to the hand limit."""
+
+    card: str
+
+    @property
+    def label(self) -> str:
+        return f"Discard {card_label(self.card)}"
+
+    def to_json(self) -> Any:
+        return {"discard": self.card}
+
+
+@dataclass(frozen=True, slots=True)
+class DrawCard(Action):
+    """Chance: ``seat`` draws ``card`` (seen by that seat only)."""
+
+    seat: int
+    card: str
+
+    @property
+    def label(self) -> str:
+        return f"Draw {card_label(self.card)}"
+
+    def to_json(self) -> Any:
+        return {"draw": self.card, "seat": self.seat}
+
+    def visible_to(self, viewer: int | None, actor: int) -> bool:
+        return viewer == self.seat
+
+
+@dataclass(frozen=True, slots=True)
+class FirstPlayer(Action):
+    """Chance (``first=random``): which fighter moves first."""
+
+    seat: int
+
+    @property
+    def label(self) -> str:
+        return f"Fighter {self.seat + 1} moves first"
+
+    def to_json(self) -> Any:
+        return {"first": self.seat}
+
+
+@dataclass(frozen=True, slots=True)
+class Reshuffle(Action):
+    """Forced chance step: the discards become the new deck (public)."""
+
+    @property
+    def label(self) -> str:
+        return "The discards are shuffled into a new deck"
+
+    def to_json(self) -> Any:
+        return {"reshuffle": True}
+
+
+@dataclass(frozen=True, slots=True)
+class SkipTurn(Action):
+    """Forced chance step: an immobilized fighter loses this turn."""
+
+    seat: int
+
+    @property
+    def label(self) -> str:
+        return f"Fighter {self.seat + 1} is immobilized and loses the turn"
+
+    def to_json(self) -> Any:
+        return {"skip": self.seat}
+
+
+@dataclass(frozen=True, slots=True)
+class MiniDraw(Action):
+    """Chance (solo): a card drawn face up into the automated opponent's mini-hand."""
+
+    card: str
+
+    @property
+    def label(self) -> str:
+        return f"Opponent's mini-hand: {card_label(self.card)}"
+
+    def to_json(self) -> Any:
+        return {"mini": self.card}
+
+
+@dataclass(frozen=True, slots=True)
+class AdversaryAttack(Action):
+    """Forced chance step (solo): the opponent attacks with its best card, or cannot."""
+
+    card: str | None
+
+    @property
+    def label(self) -> str:
+        return "Opponent has no attack" if self.card is None else f"Opponent attacks: {card_label(self.card)}"
+
+    def to_json(self) -> Any:
+        return {"adversary_attack": self.card}
+
+
+@dataclass(frozen=True, slots=True)
+class AdversaryDefend(Action):
+    """Forced chance step (solo): the opponent defends from its mini-hand, or cannot."""
+
+    card: str | None
+
+    @property
+    def label(self) -> str:
+        return ("Opponent has no defence" if self.card is None
+                else f"Opponent defends: {card_label(self.card)}")
+
+    def to_json(self) -> Any:
+        return {"adversary_defend": self.card}
+
+
+NO_ATTACK = Attack(None)
+NO_DEFENCE = Defend(None)
+RESHUFFLE_ACTION = Reshuffle()
+PLAYER_ACTIONS = (Attack, Defend, Discard)
+
+
+# ----------------------------------------------------------------------------- setup
+@dataclass(frozen=True, eq=False)
+class Setup:
+    """Everything fixed for one game's options: the deck, who may use what, hit points."""
+
+    catalogue: Catalogue
+    sides: tuple[CardSet, CardSet]
+    kinds: tuple[Card, ...]
+    index: Mapping[str, int]
+    kind_mask: tuple[int, ...]
+    card_kind: tuple[int, ...]
+    full: int
+    usable: tuple[frozenset[int], frozenset[int]]
+    attack_phys: tuple[int, int]
+    defence_phys: tuple[int, int]
+    evade_phys: int
+    hit_points: tuple[int, int]
+    mini_def: int
+    mini_atk: int
+    names: tuple[str, str]
+    attack_actions: tuple[Attack, ...]
+    defend_actions: tuple[Defend, ...]
+    discard_actions: tuple[Discard, ...]
+    draw_actions: tuple[tuple[DrawCard, ...], tuple[DrawCard, ...]]
+    mini_actions: tuple[MiniDraw, ...]
+
+    @property
+    def n_cards(self) -> int:
+        return len(self.card_kind)
+
+    def counts(self) -> list[int]:
+        return [c.count for c in self.kinds]
+
+    def set_name(self, set_id: str) -> str:
+        if set_id == SHARED_ID:
+            return "shared"
+        s = self.catalogue.fighters.get(set_id)
+        return s.name if s else set_id
+
+    def kinds_in(self, mask: int) -> list[int]:
+        """Distinct kinds among the cards of ``mask``, in deck order."""
+        out: list[int] = []
+        ck = self.card_kind
+        last = -1
+        for b in iter_bits(mask):
+            k = ck[b]
+            if k != last:
+                out.append(k)
+                last = k
+        return out
+
+    def count_kinds(self, mask: int) -> list[int]:
+        out = [0] * len(self.kinds)
+        ck = self.card_kind
+        for b in iter_bits(mask):
+            out[ck[b]] += 1
+        return out
+
+    def keys_of(self, mask: int) -> tuple[str, ...]:
+        kinds = self.kinds
+        ck = self.card_kind
+        return tuple(kinds[ck[b]].key for b in iter_bits(mask))
+
+
+_SETUPS: dict[tuple[Any, ...], Setup] = {}
+
+
+def build_setup(options: GladiusOptions) -> Setup:
+    """The deck and tables for ``options`` (cached: options are immutable)."""
+    cat = load_catalogue(split_paths(options.card_sets))
+    key = (options, id(cat))
+    hit = _SETUPS.get(key)
+    if hit is not None and hit.catalogue is cat:
+        return hit
+    a, b = cat.fighter(options.fighter1), cat.fighter(options.fighter2)
+    sets: list[CardSet] = [cat.shared, a]
+    if b.id != a.id or options.mirror == "twice":
+        sets.append(b)
+    counts: dict[str, int] = {}
+    proto: dict[str, Card] = {}
+    for s in sets:
+        for c in s.cards:
+            counts[c.key] = counts.get(c.key, 0) + c.count
+            proto.setdefault(c.key, c)
+    kinds = tuple(Card(c.set_id, c.name, counts[k], c.type, c.damage, c.immobilize, c.defence,
+                       c.no_attack_next_turn) for k, c in proto.items())
+    kind_mask, card_kind = [], []
+    for i, c in enumerate(kinds):
+        start = len(card_kind)
+        card_kind.extend([i] * c.count)
+        kind_mask.append(((1 << c.count) - 1) << start)
+    usable = []
+    attack_phys, defence_phys = [], []
+    evade = 0
+    for side in (a, b):
+        u = set()
+        am = dm = 0
+        for i, c in enumerate(kinds):
+            ok = c.set_id == side.id or (c.set_id == SHARED_ID and side.may_use_shared(c.name))
+            if ok:
+                u.add(i)
+                if c.is_attack:
+                    am |= kind_mask[i]
+                else:
+                    dm |= kind_mask[i]
+        usable.append(frozenset(u))
+        attack_phys.append(am)
+        defence_phys.append(dm)
+    for i, c in enumerate(kinds):
+        if c.is_evade:
+            evade |= kind_mask[i]
+    hp = (options.hit_points or a.hit_points, options.hit_points or b.hit_points)
+    names = (a.name, b.name) if a.id != b.id else (f"{a.name} 1", f"{b.name} 2")
+    setup = Setup(
+        catalogue=cat, sides=(a, b), kinds=kinds, index={c.key: i for i, c in enumerate(kinds)},
+        kind_mask=tuple(kind_mask), card_kind=tuple(card_kind), full=(1 << len(card_kind)) - 1,
+        usable=(usable[0], usable[1]), attack_phys=(attack_phys[0], attack_phys[1]),
+        defence_phys=(defence_phys[0], defence_phys[1]), evade_phys=evade, hit_points=hp,
+        mini_def=options.solo_defence_hand or b.solo_defence_hand,
+        mini_atk=options.solo_attack_hand or b.solo_attack_hand, names=names,
+        attack_actions=tuple(Attack(c.key) for c in kinds),
+        defend_actions=tuple(Defend(c.key) for c in kinds),
+        discard_actions=tuple(Discard(c.key) for c in kinds),
+        draw_actions=(tuple(DrawCard(0, c.key) for c in kinds), tuple(DrawCard(1, c.key) for c in kinds)),
+        mini_actions=tuple(MiniDraw(c.key) for c in kinds),
+    )
+    if len(_SETUPS) > 256:
+        _SETUPS.clear()
+    _SETUPS[key] = setup
+    return setup
+
+
+def _low(mask: int) -> int:
+    return mask & -mask
+
+
+# ----------------------------------------------------------------------------- reasons
+def illegal_reason(setup: Setup, *, phase: int, side: int, held: Collection[int], hand_size: int,
+                   hand_limit: int, barred: int, pending: int, action: Action) -> str | None:
+    """Why fighter ``side`` may not play ``action`` now (player-readable), or None if it may.
+
+    Shared by :meth:`GladiusState.why_illegal` and the terminal, which explains every card
+    in hand from the seat's observation alone.
+    """
+    t = type(action)
+    if t not in PLAYER_ACTIONS:
+        return "that is not a player's move: it belongs to the deck or to the solo opponent"
+    if phase == OVER:
+        return "the game is over"
+    expected = {DISCARD: Discard, ATTACK: Attack, DEFEND: Defend}.get(phase)
+    if expected is None:
+        return "no fighter decides anything now"
+    if t is not expected:
+        if phase == DISCARD:
+            return f"you hold {hand_size} cards: first discard down to {hand_limit}"
+        if phase == ATTACK:
+            return "this is your attack phase: play an attack card, or no attack"
+        return "you are defending: play a defence card, or no defence"
+    card = action.card  # type: ignore[attr-defined]
+    if card is None:
+        return None
+    k = setup.index.get(card)
+    if k is None:
+        return f"there is no {card_name(card)} card in this game"
+    c = setup.kinds[k]
+    label = card_label(card)
+    if k not in held:
+        return f"you do not hold {label}"
+    if t is Discard:
+        return None
+    me = setup.sides[side].name
+    if k not in setup.usable[side]:
+        if c.set_id == SHARED_ID:
+            return f"{label} is a shared card, but a {me} cannot use it"
+        return f"{label} is a {setup.set_name(c.set_id)} card; a {me} cannot use it"
+    if t is Attack:
+        if not c.is_attack:
+            return f"{label} is a defence card, not an attack"
+        if barred >= 0:
+            b = setup.kinds[barred]
+            if b.is_evade:
+                return f"you may not attack this turn: you evaded with {b.name} last turn"
+            return f"you may not attack this turn: a {b.name} costs your next attack"
+        return None
+    if not c.is_defence:
+        return f"{label} is an attack card; to defend play a Block or an Evade"
+    if pending >= 0 and c.is_block and setup.kinds[pending].immobilize:
+        return f"a Block cannot stop {setup.kinds[pending].name}, which immobilizes; only an Evade can"
+    return None
+
+
+# ----------------------------------------------------------------------------- observation
+@dataclass(frozen=True)
+class GladiusObservation(Observation):
+    """What one seat (or a spectator, ``seat=None``) sees; sides are 0 and 1, the opponent in solo is 1."""
+
+    seat: int | None
+    solo: bool
+    fighters: tuple[str, str]
+    names: tuple[str, str]
+    hit_points: tuple[int, int]
+    max_hit_points: tuple[int, int]
+    phase: str
+    active: int
+    to_act: int | None
+    first: int | None
+    turn: int
+    turn_limit: int
+    dealt: int
+    hand: tuple[str, ...]
+    hand_sizes: tuple[int, int]
+    hand_limit: int
+    draw_pile: int
+    discard: tuple[tuple[str, int], ...]
+    table: str | None
+    mini_hand: tuple[str, ...]
+    mini_left: int
+    locked: tuple[str | None, str | None]
+    barred: str | None
+    skip: tuple[bool, bool]
+    resume: str | None
+    reshuffles: int
+    last_attack: tuple[int, str | None] | None
+    last_defence: tuple[int, str | None] | None
+    last_result: str
+    opponent_known: tuple[str, ...]
+    opponent_unknown: int
+    known_by_opponent: tuple[str, ...]
+    unknown_to_opponent: int
+    end: str
+    winners: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name in self.__dataclass_fields__:
+            v = getattr(self, name)
+            if isinstance(v, tuple):
+                v = [list(x) if isinstance(x, tuple) else x for x in v]
+            out[name] = v
+        return out
+
+
+# ----------------------------------------------------------------------------- state
+class GladiusState(State[GladiusOptions]):
+    """A Gladius position. Sides 0 and 1 are fighter 1 and 2 (in solo, side 1 is the automated opponent)."""
+
+    def __init__(self, game: Game, options: GladiusOptions, rng: Rng | None, setup: Setup) -> None:
+        super().__init__(game, options, rng)
+        self.setup = setup
+        self.solo = options.solo
+        nk = len(setup.kinds)
+        self.phase = DEAL
+        self.active = 0
+        self.first = -1
+        self.turn = 0
+        self.dealt = 0
+        self.hp = list(setup.hit_points)
+        self.hands = [0, 0]
+        self.pile = setup.full
+        self.discard = 0
+        self.table = 0
+        self.pending = -1
+        self.mini = 0
+        self.mini_left = 0
+        self.lock = [-1, -1]
+        self.barred = -1
+        self.skip = [False, False]
+        self.resume = -1
+        self.reshuffles = 0
+        self.last_attack: tuple[int, int] | None = None
+        self.last_defence: tuple[int, int] | None = None
+        self.last_result = ""
+        self.known = [[0] * nk, [0] * nk]
+        self.unknown = [0, 0]
+        self.end = ""
+
+    def _start(self) -> None:
+        """Resolve who moves first (or leave it to chance) and begin the deal."""
+        opt = self.options.first
+        if opt == "random":
+            self.phase = FIRST
+            return
+        if opt == "fighter1":
+            first = 0
+        elif opt == "fighter2":
+            first = 1
+        else:
+            ids = [s.id for s in self.setup.sides]
+            first = 1 if ids.count("retiarius") == 1 and ids[1] == "retiarius" else 0
+        self.first = first
+        self._begin_deal()
+
+    # ----------------------------------------------------------------- queries
+    def current_seats(self) -> tuple[int, ...]:
+        p = self.phase
+        if p == ATTACK or p == DISCARD:
+            return (self.active,)
+        if p == DEFEND:
+            return (1 - self.active,)
+        if p == OVER:
+            return ()
+        return _CHANCE_SEATS
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        seats = self.current_seats()
+        if seat is None:
+            if len(seats) != 1:
+                return []
+            seat = seats[0]
+        if seat not in seats:
+            return []
+        if seat == CHANCE:
+            return [a for a, _ in self.chance_outcomes()]
+        s = self.setup
+        p = self.phase
+        hand = self.hands[seat]
+        if p == ATTACK:
+            if self.barred >= 0:
+                return [NO_ATTACK]
+            acts = s.attack_actions
+            out: list[Action] = [acts[k] for k in s.kinds_in(hand & s.attack_phys[seat])]
+            out.append(NO_ATTACK)
+            return out
+        if p == DEFEND:
+            m = hand & s.defence_phys[seat]
+            if s.kinds[self.pending].immobilize:
+                m &= s.evade_phys
+            dacts = s.defend_actions
+            out = [dacts[k] for k in s.kinds_in(m)]
+            out.append(NO_DEFENCE)
+            return out
+        disc = s.discard_actions
+        return [disc[k] for k in s.kinds_in(hand)]
+
+    def why_illegal(self, action: Action, seat: int) -> str | None:
+        t = type(action)
+        p = self.phase
+        # fast path for the common legal moves
+        if t is Attack and p == ATTACK and seat == self.active:
+            if action.card is None:  # type: ignore[attr-defined]
+                return None
+            k = self.setup.index.get(action.card)  # type: ignore[attr-defined]
+            if (k is not None and self.barred < 0 and self.hands[seat] & self.setup.kind_mask[k]
+                    & self.setup.attack_phys[seat]):
+                return None
+        elif t is Defend and p == DEFEND and seat != self.active:
+            if action.card is None:  # type: ignore[attr-defined]
+                return None
+            k = self.setup.index.get(action.card)  # type: ignore[attr-defined]
+            if k is not None:
+                m = self.hands[seat] & self.setup.kind_mask[k] & self.setup.defence_phys[seat]
+                if m and (m & self.setup.evade_phys or not self.setup.kinds[self.pending].immobilize):
+                    return None
+        elif t is Discard and p == DISCARD and seat == self.active:
+            k = self.setup.index.get(action.card)  # type: ignore[attr-defined]
+            if k is not None and self.hands[seat] & self.setup.kind_mask[k]:
+                return None
+        hand = self.hands[seat] if 0 <= seat <= 1 else 0
+        return illegal_reason(self.setup, phase=p, side=seat, held=set(self.setup.kinds_in(hand)),
+                              hand_size=popcount(hand), hand_limit=self.options.hand_limit,
+                              barred=self.barred, pending=self.pending, action=action)
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        p = self.phase
+        s = self.setup
+        if p in _DRAW_PHASES:
+            total = popcount(self.pile)
+            acts = s.mini_actions if p in (MINI_DEF, MINI_ATK) else s.draw_actions[self._draw_target()]
+            out: list[tuple[Action, float]] = []
+            for k, km in enumerate(s.kind_mask):
+                n = popcount(self.pile & km)
+                if n:
+                    out.append((acts[k], n / total))
+            return out
+        if p == FIRST:
+            return [(FirstPlayer(0), 0.5), (FirstPlayer(1), 0.5)]
+        if p == RESHUFFLE:
+            return [(RESHUFFLE_ACTION, 1.0)]
+        if p == SKIP:
+            return [(SkipTurn(self.active), 1.0)]
+        if p == ADV_DEF:
+            k = self._adversary_defence()
+            return [(AdversaryDefend(None if k < 0 else s.kinds[k].key), 1.0)]
+        if p == ADV_ATK:
+            k = self._adversary_attack()
+            return [(AdversaryAttack(None if k < 0 else s.kinds[k].key), 1.0)]
+        raise IllegalAction("this is not a chance node")
+
+    def sample_chance(self, rng: Rng) -> Action:
+        p = self.phase
+        if p in _DRAW_PHASES:
+            s = self.setup
+            pile = self.pile
+            r = rng.below(popcount(pile))
+            for _ in range(r):
+                pile &= pile - 1
+            k = s.card_kind[(pile & -pile).bit_length() - 1]
+            if p == MINI_DEF or p == MINI_ATK:
+                return s.mini_actions[k]
+            return s.draw_actions[self._draw_target()][k]
+        if p == FIRST:
+            return FirstPlayer(rng.below(2))
+        return self.chance_outcomes()[0][0]
+
+    def _draw_target(self) -> int:
+        if self.phase == DEAL:
+            return 0 if self.solo else (self.first + self.dealt) % 2
+        return self.active
+
+    def scores(self) -> list[float]:
+        return [float(self.hp[0])] if self.solo else [float(self.hp[0]), float(self.hp[1])]
+
+    def winning_sides(self) -> list[int]:
+        """Sides (0, 1; 1 is the automated opponent in solo) that won; empty before the end."""
+        if self.phase != OVER:
+            return []
+        a, b = self.hp
+        if a > b:
+            return [0]
+        if b > a:
+            return [1]
+        return [0, 1]
+
+    def winners(self) -> list[int]:
+        sides = self.winning_sides()
+        if self.solo:
+            return [0] if sides == [0] else []
+        return sides
+
+    # ----------------------------------------------------------------- flow
+    def _deal_total(self) -> int:
+        return self.options.starting_hand * (1 if self.solo else 2)
+
+    def _begin_deal(self) -> None:
+        if self._deal_total() == 0:
+            self._begin_turn(self.first)
+        else:
+            self._want_draw(DEAL)
+
+    def _want_draw(self, phase: int) -> None:
+        """Go to draw ``phase``, first refilling an empty deck from the discards if allowed."""
+        if self.pile:
+            self.phase = phase
+        elif self.discard and self.options.reshuffle:
+            self.phase = RESHUFFLE
+            self.resume = phase
+        elif not self.options.reshuffle:
+            self._finish("deck")
+        else:  # every card is in a hand or on the table: nothing to draw
+            if phase in (MINI_DEF, MINI_ATK):
+                self.mini_left = 1
+            self._drawn(phase)
+
+    def _drawn(self, phase: int) -> None:
+        """Continue after a card was drawn (or could not be) in ``phase``."""
+        if phase == DEAL:
+            self.dealt += 1
+            if self.dealt < self._deal_total():
+                self._want_draw(DEAL)
+            else:
+                self._begin_turn(self.first)
+        elif phase == DRAW:
+            self._after_maneuver()
+        else:
+            self.mini_left -= 1
+            if self.mini_left > 0:
+                self._want_draw(phase)
+            else:
+                self.phase = ADV_DEF if phase == MINI_DEF else ADV_ATK
+
+    def _after_maneuver(self) -> None:
+        self.phase = DISCARD if popcount(self.hands[self.active]) > self.options.hand_limit else ATTACK
+
+    def _begin_turn(self, side: int) -> None:
+        self.turn += 1
+        limit = self.options.turn_limit
+        if limit and self.turn > limit:
+            self.turn = limit
+            self._finish("turn-limit")
+            return
+        self.active = side
+        if self.skip[side]:
+            self.phase = SKIP
+            return
+        self.barred = self.lock[side]
+        self.lock[side] = -1
+        if self.solo and side == 1:
+            if self.barred >= 0:
+                self.phase = ADV_ATK
+            else:
+                self.mini_left = self.setup.mini_atk
+                self._want_draw(MINI_ATK)
+        else:
+            self._want_draw(DRAW)
+
+    def _end_turn(self) -> None:
+        self._begin_turn(1 - self.active)
+
+    def _finish(self, reason: str) -> None:
+        self.phase = OVER
+        self.end = reason
+
+    def _saw_play(self, side: int, k: int) -> None:
+        """Card counting: the other fighter saw ``side`` reveal a card of kind ``k`` from hand."""
+        if self.solo:
+            return
+        v = 1 - side
+        known = self.known[v]
+        if known[k]:
+            known[k] -= 1
+        else:
+            self.unknown[v] -= 1
+
+    def _resolve(self, defender: int, defence: int) -> None:
+        """End of the Defence and Hit phases: apply the blow if unanswered, clear the table."""
+        s = self.setup
+        if defence < 0:
+            atk = s.kinds[self.pending]
+            self.hp[defender] = max(0, self.hp[defender] - atk.damage)
+            if atk.immobilize:
+                self.skip[defender] = True
+            self.last_result = "hit"
+        elif s.kinds[defence].is_evade:
+            self.lock[defender] = defence
+            self.last_result = "evaded"
+        else:
+            self.last_result = "blocked"
+        self.last_defence = (defender, defence)
+        self.discard |= self.table
+        self.table = 0
+        self.pending = -1
+        if self.hp[defender] == 0:
+            self._finish("knockout")
+        else:
+            self._end_turn()
+
+    def _play_attack(self, side: int, k: int, bit: int) -> None:
+        s = self.setup
+        self.table = bit
+        self.pending = k
+        if s.kinds[k].no_attack_next_turn:
+            self.lock[side] = k
+        self.last_attack = (side, k)
+        self.last_defence = None
+        self.last_result = ""
+
+    def _adversary_defence(self) -> int:
+        """Solo: the defence the opponent's mini-hand gives: a Block if one works, else an Evade."""
+        s = self.setup
+        m = self.mini & s.defence_phys[1]
+        if s.kinds[self.pending].immobilize:
+            m &= s.evade_phys
+        if not m:
+            return -1
+        kinds = s.kinds_in(m)
+        for k in kinds:
+            if s.kinds[k].is_block:
+                return k
+        return kinds[0]
+
+    def _adversary_attack(self) -> int:
+        """Solo: the opponent's best attack in its mini-hand (most damage, then immobilizing,
+        then without a next-turn penalty, then deck order)."""
+        s = self.setup
+        best, best_key = -1, None
+        for k in s.kinds_in(self.mini & s.attack_phys[1]):
+            c = s.kinds[k]
+            key = (c.damage, c.immobilize, not c.no_attack_next_turn)
+            if best_key is None or key > best_key:
+                best, best_key = k, key
+        return best
+
+    def _apply(self, seat: int, action: Action) -> None:
+        s = self.setup
+        t = type(action)
+        if t is DrawCard:
+            k = s.index[action.card]  # type: ignore[attr-defined]
+            bit = _low(self.pile & s.kind_mask[k])
+            self.pile ^= bit
+            to = action.seat  # type: ignore[attr-defined]
+            self.hands[to] |= bit
+            if not self.solo:
+                self.unknown[1 - to] += 1
+            self._drawn(self.phase)
+        elif t is Attack:
+            self.barred = -1
+            card = action.card  # type: ignore[attr-defined]
+            if card is None:
+                self.last_attack = (seat, -1)
+                self.last_defence = None
+                self.last_result = "no attack"
+                self._end_turn()
+                return
+            k = s.index[card]
+            bit = _low(self.hands[seat] & s.kind_mask[k])
+            self.hands[seat] ^= bit
+            self._saw_play(seat, k)
+            self._play_attack(seat, k, bit)
+            if self.solo:
+                self.mini_left = s.mini_def
+                self._want_draw(MINI_DEF)
+            else:
+                self.phase = DEFEND
+        elif t is Defend:
+            card = action.card  # type: ignore[attr-defined]
+            k = -1
+            if card is not None:
+                k = s.index[card]
+                bit = _low(self.hands[seat] & s.kind_mask[k])
+                self.hands[seat] ^= bit
+                self.discard |= bit
+                self._saw_play(seat, k)
+            self._resolve(seat, k)
+        elif t is Discard:
+            k = s.index[action.card]  # type: ignore[attr-defined]
+            bit = _low(self.hands[seat] & s.kind_mask[k])
+            self.hands[seat] ^= bit
+            self.discard |= bit
+            self._saw_play(seat, k)
+            self._after_maneuver()
+        elif t is MiniDraw:
+            k = s.index[action.card]  # type: ignore[attr-defined]
+            bit = _low(self.pile & s.kind_mask[k])
+            self.pile ^= bit
+            self.mini |= bit
+            self._drawn(self.phase)
+        elif t is AdversaryDefend:
+            card = action.card  # type: ignore[attr-defined]
+            k = -1 if card is None else s.index[card]
+            self.discard |= self.mini
+            self.mini = 0
+            self._resolve(1, k)
+        elif t is AdversaryAttack:
+            self.barred = -1
+            card = action.card  # type: ignore[attr-defined]
+            if card is None:
+                self.discard |= self.mini
+                self.mini = 0
+                self.last_attack = (1, -1)
+                self.last_defence = None
+                self.last_result = "no attack"
+                self._end_turn()
+                return
+            k = s.index[card]
+            bit = _low(self.mini & s.kind_mask[k])
+            self.mini ^= bit
+            self.discard |= self.mini
+            self.mini = 0
+            self._play_attack(1, k, bit)
+            self.phase = DEFEND
+        elif t is SkipTurn:
+            side = action.seat  # type: ignore[attr-defined]
+            self.skip[side] = False
+            self.lock[side] = -1
+            self.barred = -1
+            self.last_attack = None
+            self.last_defence = None
+            self.last_result = "skipped"
+            self._end_turn()
+        elif t is Reshuffle:
+            self.pile = self.discard
+            self.discard = 0
+            self.reshuffles += 1
+            if not self.solo:
+                for v in (0, 1):
+                    self.known[v] = s.count_kinds(self.hands[1 - v])
+                    self.unknown[v] = 0
+            phase, self.resume = self.resume, -1
+            self._want_draw(phase)
+        elif t is FirstPlayer:
+            self.first = action.seat  # type: ignore[attr-defined]
+            self._begin_deal()
+        else:  # pragma: no cover - apply() validated it
+            raise AssertionError(action)
+
+    # ----------------------------------------------------------------- views
+    def _key(self, k: int) -> str | None:
+        return None if k < 0 else self.setup.kinds[k].key
+
+    def _keys_of_counts(self, counts: list[int]) -> tuple[str, ...]:
+        kinds = self.setup.kinds
+        return tuple(kinds[k].key for k, n in enumerate(counts) for _ in range(n))
+
+    def _pair(self, p: tuple[int, int] | None) -> tuple[int, str | None] | None:
+        return None if p is None else (p[0], self._key(p[1]))
+
+    def observation(self, seat: int | None) -> GladiusObservation:
+        s = self.setup
+        cur = self.current_seats()
+        to_act = cur[0] if cur and cur[0] != CHANCE else None
+        own = seat is not None and 0 <= seat <= 1
+        opp_known: tuple[str, ...] = ()
+        opp_unknown = 0
+        by_opp: tuple[str, ...] = ()
+        unk_opp = 0
+        if own and not self.solo:
+            assert seat is not None
+            opp_known = self._keys_of_counts(self.known[seat])
+            opp_unknown = self.unknown[seat]
+            by_opp = self._keys_of_counts(self.known[1 - seat])
+            unk_opp = self.unknown[1 - seat]
+        disc = s.count_kinds(self.discard)
+        return GladiusObservation(
+            seat=seat, solo=self.solo, fighters=(s.sides[0].id, s.sides[1].id), names=s.names,
+            hit_points=(self.hp[0], self.hp[1]), max_hit_points=s.hit_points, phase=PHASES[self.phase],
+            active=self.active, to_act=to_act, first=None if self.first < 0 else self.first,
+            turn=self.turn, turn_limit=self.options.turn_limit, dealt=self.dealt,
+            hand=s.keys_of(self.hands[seat]) if own else (),  # type: ignore[index]
+            hand_sizes=(popcount(self.hands[0]), popcount(self.hands[1])), hand_limit=self.options.hand_limit,
+            draw_pile=popcount(self.pile),
+            discard=tuple((s.kinds[k].key, n) for k, n in enumerate(disc) if n),
+            table=self._key(self.pending), mini_hand=s.keys_of(self.mini), mini_left=self.mini_left,
+            locked=(self._key(self.lock[0]), self._key(self.lock[1])), barred=self._key(self.barred),
+            skip=(self.skip[0], self.skip[1]), resume=None if self.resume < 0 else PHASES[self.resume],
+            reshuffles=self.reshuffles, last_attack=self._pair(self.last_attack),
+            last_defence=self._pair(self.last_defence), last_result=self.last_result,
+            opponent_known=opp_known, opponent_unknown=opp_unknown, known_by_opponent=by_opp,
+            unknown_to_opponent=unk_opp, end=self.end, winners=tuple(self.winning_sides()),
+        )
+
+    # ----------------------------------------------------------------- copies
+    def clone(self) -> GladiusState:
+        c = GladiusState.__new__(GladiusState)
+        c.__dict__.update(self.__dict__)
+        c.rng = None if self.rng is None else self.rng.clone()
+        c.history = list(self.history)
+        c.hp = list(self.hp)
+        c.hands = list(self.hands)
+        c.lock = list(self.lock)
+        c.skip = list(self.skip)
+        c.known = [list(self.known[0]), list(self.known[1])]
+        c.unknown = list(self.unknown)
+        return c
+
+    def _counts_json(self, mask: int) -> dict[str, int]:
+        s = self.setup
+        return {s.kinds[k].key: n for k, n in enumerate(s.count_kinds(mask)) if n}
+
+    def _position(self) -> dict[str, Any]:
+        s = self.setup
+        return {
+            "phase": PHASES[self.phase],
+            "active": self.active,
+            "first": None if self.first < 0 else self.first,
+            "turn": self.turn,
+            "dealt": self.dealt,
+            "hp": list(self.hp),
+            "hands": [list(s.keys_of(self.hands[0])), list(s.keys_of(self.hands[1]))],
+            "pile": self._counts_json(self.pile),
+            "discard": self._counts_json(self.discard),
+            "table": self._key(self.pending),
+            "mini": list(s.keys_of(self.mini)),
+            "mini_left": self.mini_left,
+            "lock": [self._key(self.lock[0]), self._key(self.lock[1])],
+            "barred": self._key(self.barred),
+            "skip": list(self.skip),
+            "resume": None if self.resume < 0 else PHASES[self.resume],
+            "reshuffles": self.reshuffles,
+            "last_attack": None if self.last_attack is None else list(self._pair(self.last_attack)),  # type: ignore[arg-type]
+            "last_defence": None if self.last_defence is None else list(self._pair(self.last_defence)),  # type: ignore[arg-type]
+            "last_result": self.last_result,
+            "known": [list(self._keys_of_counts(self.known[0])), list(self._keys_of_counts(self.known[1]))],
+            "unknown": list(self.unknown),
+            "end": self.end,
+        }
+
+
+# ----------------------------------------------------------------------------- reading positions
+def _int(v: Any, what: str, lo: int, hi: int) -> int:
+    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+        raise ValueError(f"{what} must be a whole number from {lo} to {hi}, not {v!r}")
+    return v
+
+
+def _kind(setup: Setup, key: Any, what: str, allow_none: bool = True) -> int:
+    if key is None and allow_none:
+        return -1
+    if not isinstance(key, str) or key not in setup.index:
+        raise ValueError(f"{what}: unknown card {key!r}")
+    return setup.index[key]
+
+
+def _count_list(setup: Setup, keys: Any, what: str) -> list[int]:
+    if not isinstance(keys, list):
+        raise ValueError(f"{what} must be a list of cards")
+    out = [0] * len(setup.kinds)
+    for key in keys:
+        out[_kind(setup, key, what, False)] += 1
+    return out
+
+
+def _count_map(setup: Setup, data: Any, what: str) -> list[int]:
+    if not isinstance(data, Mapping):
+        raise ValueError(f"{what} must be an object of card counts")
+    out = [0] * len(setup.kinds)
+    for key, n in data.items():
+        out[_kind(setup, key, what, False)] = _int(n, f"{what} count of {key}", 0, 10_000)
+    return out
+
+
+def _pair_in(setup: Setup, v: Any, what: str) -> tuple[int, int] | None:
+    if v is None:
+        return None
+    if not isinstance(v, list) or len(v) != 2:
+        raise ValueError(f"{what} must be [side, card] or null")
+    return (_int(v[0], f"{what} side", 0, 1), _kind(setup, v[1], what))
+
+
+def position_to_state(game: Game, options: GladiusOptions, rng: Rng | None, data: Any) -> GladiusState:
+    """Inverse of ``GladiusState._position``; inconsistent data raises ValueError or RecordError."""
+    if not isinstance(data, Mapping):
+        raise RecordError("a Gladius position must be an object")
+    setup = build_setup(options)
+    st = GladiusState(game, options, rng, setup)
+    phase = data["phase"]
+    if phase not in _PHASE_OF:
+        raise ValueError(f"unknown phase {phase!r}")
+    st.phase = _PHASE_OF[phase]
+    st.active = _int(data["active"], "active", 0, 1)
+    first = data.get("first")
+    st.first = -1 if first is None else _int(first, "first", 0, 1)
+    st.turn = _int(data["turn"], "turn", 0, 10**9)
+    st.dealt = _int(data["dealt"], "dealt", 0, 1000)
+    hp = data["hp"]
+    if not isinstance(hp, list) or len(hp) != 2:
+        raise ValueError("hp must be two numbers")
+    st.hp = [_int(hp[0], "hp", 0, 999), _int(hp[1], "hp", 0, 999)]
+    hands = data["hands"]
+    if not isinstance(hands, list) or len(hands) != 2:
+        raise ValueError("hands must be two lists")
+    counts = {
+        "hand 1": _count_list(setup, hands[0], "hand 1"),
+        "hand 2": _count_list(setup, hands[1], "hand 2"),
+        "pile": _count_map(setup, data["pile"], "pile"),
+        "discard": _count_map(setup, data["discard"], "discard"),
+        "mini": _count_list(setup, data["mini"], "mini"),
+    }
+    table = _kind(setup, data.get("table"), "table")
+    st.pending = table
+    tab = [0] * len(setup.kinds)
+    if table >= 0:
+        tab[table] = 1
+    for k, c in enumerate(setup.kinds):
+        total = sum(v[k] for v in counts.values()) + tab[k]
+        if total != c.count:
+            raise ValueError(f"the position holds {total} of {c.key}, the deck has {c.count}")
+    # hand out physical copies of each kind, lowest first
+    masks = {name: 0 for name in counts}
+    table_mask = 0
+    for k in range(len(setup.kinds)):
+        bits = list(iter_bits(setup.kind_mask[k]))
+        pos = 0
+        for name, v in counts.items():
+            for _ in range(v[k]):
+                masks[name] |= 1 << bits[pos]
+                pos += 1
+        if tab[k]:
+            table_mask = 1 << bits[pos]
+    st.hands = [masks["hand 1"], masks["hand 2"]]
+    st.pile, st.discard, st.mini, st.table = masks["pile"], masks["discard"], masks["mini"], table_mask
+    st.mini_left = _int(data["mini_left"], "mini_left", 0, 3)
+    lock = data["lock"]
+    if not isinstance(lock, list) or len(lock) != 2:
+        raise ValueError("lock must be two entries")
+    st.lock = [_kind(setup, lock[0], "lock"), _kind(setup, lock[1], "lock")]
+    st.barred = _kind(setup, data.get("barred"), "barred")
+    skip = data["skip"]
+    if not isinstance(skip, list) or len(skip) != 2 or not all(isinstance(x, bool) for x in skip):
+        raise ValueError("skip must be two true/false values")
+    st.skip = list(skip)
+    resume = data.get("resume")
+    if resume is not None and resume not in _PHASE_OF:
+        raise ValueError(f"unknown resume phase {resume!r}")
+    st.resume = -1 if resume is None else _PHASE_OF[resume]
+    st.reshuffles = _int(data["reshuffles"], "reshuffles", 0, 10**9)
+    st.last_attack = _pair_in(setup, data.get("last_attack"), "last_attack")
+    st.last_defence = _pair_in(setup, data.get("last_defence"), "last_defence")
+    result = data.get("last_result", "")
+    if not isinstance(result, str):
+        raise ValueError("last_result must be text")
+    st.last_result = result
+    known = data["known"]
+    unknown = data["unknown"]
+    if not isinstance(known, list) or len(known) != 2 or not isinstance(unknown, list) or len(unknown) != 2:
+        raise ValueError("known and unknown must have one entry per fighter")
+    st.known = [_count_list(setup, known[0], "known"), _count_list(setup, known[1], "known")]
+    st.unknown = [_int(unknown[0], "unknown", 0, 1000), _int(unknown[1], "unknown", 0, 1000)]
+    end = data.get("end", "")
+    if end not in END_REASONS:
+        raise ValueError(f"unknown end reason {end!r}")
+    st.end = end
+    # consistency checks a hand-edited position might break
+    if (st.end != "") != (st.phase == OVER):
+        raise ValueError("'end' must be given exactly when the phase is 'over'")
+    if st.solo and (st.hands[1] or any(st.known[0]) or any(st.known[1]) or any(st.unknown)):
+        raise ValueError("in solo play the opponent holds no hand")
+    if not st.solo and st.mini:
+        raise ValueError("only solo play has a mini-hand")
+    awaiting = st.phase in (DEFEND, MINI_DEF, ADV_DEF) or (st.phase == RESHUFFLE and st.resume == MINI_DEF)
+    if st.phase != OVER and (st.pending >= 0) != awaiting:
+        raise ValueError("an attack card is on the table exactly while a defence is awaited")
+    if st.phase in (DEFEND, ADV_DEF, MINI_DEF) and not setup.kinds[st.pending].is_attack:
+        raise ValueError("the card on the table must be an attack")
+    if st.phase in (FIRST,) and st.first >= 0 or st.phase != FIRST and st.first < 0:
+        raise ValueError("'first' is unset exactly while the first player is being drawn")
+    if st.phase == RESHUFFLE and st.resume not in _DRAW_PHASES:
+        raise ValueError("a reshuffle must say which draw it resumes")
+    if not st.solo:
+        for v in (0, 1):
+            hand = setup.count_kinds(st.hands[1 - v])
+            if any(a > b for a, b in zip(st.known[v], hand)) or sum(st.known[v]) + st.unknown[v] != sum(hand):
+                raise ValueError("card-counting knowledge does not match the hands")
+    return st
+
+
+# ----------------------------------------------------------------------------- game
+class GladiusGame(Game):
+    name = "gladius"
+    title = "Gladius"
+    summary = ("Two gladiators, one shared deck: maneuver, attack, defend, hit. Seven fighter types, "
+               "solo rules with mini-hands, and user card sets (new fighters or animals).")
+    Options = GladiusOptions
+    min_seats = 1
+    max_seats = 2
+
+    def num_seats(self, options: GladiusOptions) -> int:
+        return 1 if options.solo else 2
+
+    def seat_names(self, options: GladiusOptions) -> list[str]:
+        names = list(build_setup(options).names)
+        return names[:1] if options.solo else names
+
+    def setup(self, options: Any) -> Setup:
+        """The deck and card tables for these options (for adapters and agents)."""
+        return build_setup(self.parse_options(options))
+
+    def _new_state(self, options: GladiusOptions, rng: Rng | None) -> GladiusState:
+        st = GladiusState(self, options, rng, build_setup(options))
+        st._start()
+        return st
+
+    def _state_from_position(self, options: GladiusOptions, rng: Rng | None, data: Any) -> State:
+        return position_to_state(self, options, rng, data)
+
+    def action_from_json(self, data: Any) -> Action:
+        if not isinstance(data, Mapping) or not data:
+            raise RecordError(f"a Gladius action must be an object, not {data!r}")
+        keys = set(data)
+
+        def card(field: str, allow_none: bool) -> str | None:
+            v = data[field]
+            if v is None and allow_none:
+                return None
+            if not isinstance(v, str) or "/" not in v:
+                raise RecordError(f"{field!r} must name a card as 'set/Name', not {v!r}")
+            return v
+
+        def seat(field: str) -> int:
+            v = data[field]
+            if not isinstance(v, int) or isinstance(v, bool) or v not in (0, 1):
+                raise RecordError(f"{field!r} must be 0 or 1, not {v!r}")
+            return v
+
+        if keys == {"attack"}:
+            return Attack(card("attack", True))
+        if keys == {"defend"}:
+            return Defend(card("defend", True))
+        if keys == {"discard"}:
+            return Discard(card("discard", False))  # type: ignore[arg-type]
+        if keys == {"draw", "seat"}:
+            return DrawCard(seat("seat"), card("draw", False))  # type: ignore[arg-type]
+        if keys == {"mini"}:
+            return MiniDraw(card("mini", False))  # type: ignore[arg-type]
+        if keys == {"adversary_attack"}:
+            return AdversaryAttack(card("adversary_attack", True))
+        if keys == {"adversary_defend"}:
+            return AdversaryDefend(card("adversary_defend", True))
+        if keys == {"skip"}:
+            return SkipTurn(seat("skip"))
+        if keys == {"first"}:
+            return FirstPlayer(seat("first"))
+        if keys == {"reshuffle"}:
+            if data["reshuffle"] is not True:
+                raise RecordError("'reshuffle' must be true")
+            return RESHUFFLE_ACTION
+        raise RecordError(f"unknown Gladius action {dict(data)!r}")
+
+    def explain(self, view: SeatView, action: Action) -> str | None:
+        """Why the viewing seat may not play ``action`` now, from its view alone (for clients)."""
+        obs: GladiusObservation = view.observation
+        setup = build_setup(view.options)
+        held = {setup.index[k] for k in obs.hand}
+        phase = _PHASE_OF[obs.phase]
+        if obs.to_act != view.seat:
+            return "the game is over" if phase == OVER else "it is not your decision now"
+        return illegal_reason(setup, phase=phase, side=view.seat, held=held, hand_size=len(obs.hand),
+                              hand_limit=obs.hand_limit,
+                              barred=-1 if obs.barred is None else setup.index[obs.barred],
+                              pending=-1 if obs.table is None else setup.index[obs.table], action=action)
+
+    def sample_state(self, view: SeatView, rng: Rng) -> State:
+        """A full state agreeing with all ``view.seat`` knows: its hand, every public card, and
+        the cards it knows the opponent holds; the rest of the opponent's hand is drawn at random
+        from the cards not accounted for, and the deck is whatever remains."""
+        obs: GladiusObservation = view.observation
+        options = view.options
+        setup = build_setup(options)
+        v = view.seat
+        nk = len(setup.kinds)
+        pool = setup.counts()
+        hands: list[list[str]] = [[], []]
+        known: list[list[str]] = [[], []]
+        unknown = [0, 0]
+
+        def take(keys: Any) -> None:
+            for key in keys:
+                pool[setup.index[key]] -= 1
+
+        take(obs.hand)
+        take(obs.mini_hand)
+        if obs.table is not None:
+            take([obs.table])
+        for key, n in obs.discard:
+            pool[setup.index[key]] -= n
+        hands[v] = list(obs.hand)
+        if not obs.solo:
+            o = 1 - v
+            take(obs.opponent_known)
+            cards = [k for k in range(nk) for _ in range(pool[k])]
+            n = obs.opponent_unknown
+            for i in range(n):  # partial Fisher-Yates: n cards at random from the pool
+                j = i + rng.below(len(cards) - i)
+                cards[i], cards[j] = cards[j], cards[i]
+            drawn = cards[:n]
+            for k in drawn:
+                pool[k] -= 1
+            hands[o] = list(obs.opponent_known) + [setup.kinds[k].key for k in drawn]
+            known[v] = list(obs.opponent_known)
+            known[o] = list(obs.known_by_opponent)
+            unknown[v] = obs.opponent_unknown
+            unknown[o] = obs.unknown_to_opponent
+        if any(n < 0 for n in pool):  # pragma: no cover - observations are consistent
+            raise RecordError("observation is inconsistent with the deck")
+        position = {
+            "phase": obs.phase, "active": obs.active, "first": obs.first, "turn": obs.turn,
+            "dealt": obs.dealt, "hp": list(obs.hit_points), "hands": hands,
+            "pile": {setup.kinds[k].key: n for k, n in enumerate(pool) if n},
+            "discard": {key: n for key, n in obs.discard}, "table": obs.table,
+            "mini": list(obs.mini_hand), "mini_left": obs.mini_left, "lock": list(obs.locked),
+            "barred": obs.barred, "skip": list(obs.skip), "resume": obs.resume,
+            "reshuffles": obs.reshuffles,
+            "last_attack": None if obs.last_attack is None else list(obs.last_attack),
+            "last_defence": None if obs.last_defence is None else list(obs.last_defence),
+            "last_result": obs.last_result, "known": known, "unknown": unknown, "end": obs.end,
+        }
+        return position_to_state(self, options, Rng(rng.next_u64()), position)
+
+
+GAME = GladiusGame()
