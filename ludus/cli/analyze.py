@@ -1,0 +1,90 @@
+"""``ludus analyze``: a balance report for one game (seat advantage, modes, scores, length)."""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import time
+from datetime import datetime
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from ..core.errors import LudusError
+from .tournament import progress_bar
+
+
+def add_command(sub: argparse._SubParsersAction) -> None:
+    from ..sim.backends import BACKENDS
+
+    p = sub.add_parser("analyze", help="write a balance report for a game",
+                       description="Play the same agent at every seat across the game's scenarios (player "
+                                   "counts, solo, teams, variants) and write a Markdown/HTML report with plots.")
+    p.add_argument("--game", required=True, help="the game to analyse, e.g. gorus-maximus")
+    p.add_argument("--games", type=int, default=200, help="games per scenario (default 200)")
+    p.add_argument("--agent", help="agent kind at every seat (default: the game's heuristic, else random)")
+    p.add_argument("--scenarios", help="comma-separated scenario keys to run (default: all; see --list)")
+    p.add_argument("--list", action="store_true", help="list the game's scenarios and stop")
+    p.add_argument("--seed", type=int, help="analysis seed (default: a random one, printed and saved)")
+    p.add_argument("--backend", choices=BACKENDS, default="process", help="where games run (default process)")
+    p.add_argument("--address", help="Ray cluster address (with --backend ray); default: start a local Ray")
+    p.add_argument("--workers", type=int, help="worker processes, or CPUs for a local Ray (default: all cores)")
+    p.add_argument("--out", help="output folder (default ./analysis-GAME-TIMESTAMP)")
+    p.add_argument("--parquet", action="store_true", help="also write the games as Parquet")
+    p.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    p.set_defaults(run=run_analyze_command)
+
+
+def list_scenarios(game_name: str, console: Console) -> int:
+    from ..games import get_game
+    from ..sim.scenarios import scenarios_for
+
+    game = get_game(game_name)
+    table = Table("key", "mode", "title", "options", title=f"{game.title} scenarios")
+    for s in scenarios_for(game):
+        table.add_row(s.key, s.mode, s.title, ", ".join(f"{k}={v}" for k, v in s.options.items()) or "defaults")
+    console.print(table)
+    return 0
+
+
+def run_analyze_command(args: argparse.Namespace, console: Console) -> int:
+    from ..sim.analyze import analyze, plan, write_report
+    from ..sim.backends import default_workers
+    from .tournament import check_backend
+
+    if args.list:
+        return list_scenarios(args.game, console)
+    keys = [k.strip() for k in args.scenarios.split(",") if k.strip()] if args.scenarios else None
+    seed = args.seed if args.seed is not None else secrets.randbelow(1 << 32)
+    game, kind, planned = plan(args.game, args.games, seed, args.agent, keys)  # validate before any work
+    check_backend(args)
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    out = Path(args.out) if args.out else Path(f"analysis-{game.name}-{stamp}")
+    if out.exists() and not out.is_dir():
+        raise LudusError(f"--out {out} exists and is not a folder")
+    workers = args.workers or default_workers()
+    total = sum(spec.games for _, spec in planned)
+    console.print(f"[bold]{game.title}[/] balance analysis: {len(planned)} scenario(s) × {args.games} games, "
+                  f"{kind} at every seat, seed {seed}")
+    started = time.perf_counter()
+    try:
+        with progress_bar(console) as bar:
+            task = bar.add_task("games", total=total)
+            analysis = analyze(game.name, args.games, seed, kind, keys, backend=args.backend, workers=workers,
+                               address=args.address, progress=lambda k: bar.advance(task, k))
+    except KeyboardInterrupt:
+        console.print("[yellow]Interrupted;[/] nothing was written.")
+        return 130
+    elapsed = time.perf_counter() - started
+    written = write_report(analysis, out, plots=not args.no_plots, parquet=args.parquet)
+    table = Table("scenario", "games", "win rates by seat or side", "shared wins", "mean decisions",
+                  title="Balance summary")
+    for s in analysis.scenarios:
+        rates = " / ".join(f"{t.win_rate:.2f}" for t in s.side_tallies)
+        table.add_row(s.scenario.key, str(s.games), rates, f"{s.shared / s.games:.2f}",
+                      f"{sum(s.decisions) / s.games:.0f}")
+    console.print(table)
+    console.print(f"Played {total} games in {elapsed:.1f} s. Report: [bold]{out / 'report.md'}[/] "
+                  f"(and report.html); files: " + ", ".join(p.name for p in written))
+    return 0
