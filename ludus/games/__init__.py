@@ -26,7 +26,11 @@ def game_names() -> list[str]:
     out = []
     for name, target in _REGISTRY.items():
         module = target.split(":")[0]
-        if importlib.util.find_spec(module) is not None:
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except ModuleNotFoundError:  # the game's package itself is absent
+            found = False
+        if found:
             out.append(name)
     return out
 
