@@ -142,6 +142,8 @@ class TerminalGame:
             except IllegalAction as exc:
                 self.console.print(f"[bold red]Not allowed:[/] {escape(str(exc))}")
                 continue
+            if hot_seat and seat in state.current_seats():
+                continue  # same person still deciding (e.g. a plan placed card by card): no hand-over
             break
         if hot_seat:
             self.console.clear()

@@ -25,23 +25,25 @@ NOISE = 0.3
 class Weights:
     """The bot's valuation constants, all in end-of-game points (tuned by simulation)."""
 
-    coin: float = 0.45
+    coin: float = 0.55
     """A coin while rounds remain to spend it (at the end it is worth exactly 1/3)."""
-    engine: float = 1.0
+    engine: float = 0.3
     """Multiplier on what a recruited card's action should bring over the rounds left."""
-    attack: float = 0.35
-    """Worth of one play of an attack card, per point of strength above 2."""
-    recruit: float = 0.9
+    attack: float = 0.8
+    """Worth of one play of an attack card, per point of strength above 2, in a 2-player game
+    (a kill hurts one rival, so with n players it is scaled by 2/n)."""
+    recruit: float = 1.2
     """Worth of one play of a recruit card."""
-    defence: float = 0.3
+    defence: float = 1.0
     """Worth of one play of a defence card."""
-    risk: float = 0.1
+    risk: float = 0.0
     """Points a gladiator is expected to lose per point of defence below 5 (it may be killed)."""
-    kill: float = 1.0
+    kill: float = 1.4
     """Multiplier on the worth of killing a rival gladiator."""
 
 
 def _owner(obs: GorusArenaObservation, card: int) -> int | None:
+    """The seat that owns ``card`` (ownership is public), or None."""
     for s in range(obs.players):
         if card in obs.arena[s] or card in obs.reserve[s] or card in obs.discard[s]:
             return s
@@ -63,6 +65,7 @@ def plan_priority(card: int, defence_first: bool = False) -> tuple[int, int]:
 
 
 def kills(obs: GorusArenaObservation, attacker: int, target: int) -> bool:
+    """Whether an attack by card ``attacker`` on ``target`` would succeed (guards included)."""
     victim = _owner(obs, target)
     guard = max(DEFENCE[target], obs.shield[victim] if victim is not None else 0)
     return STRENGTH[attacker] > guard
@@ -140,9 +143,10 @@ class GorusArenaHeuristic(Agent):
         own = len(obs.reserve[me]) + len(obs.discard[me]) + sum(1 for c in obs.arena[me] if c not in obs.dead)
         plays = 1.0 + (rounds_left - 1) * min(1.0, 2.5 / (own + 1))
         points = kind.points - (self.w.risk * (5 - kind.defence) if kind.gladiator else 0.0)
-        return points + self.w.engine * plays * self.action_worth(kind.actions, kind.strength, rounds_left)
+        return points + self.w.engine * plays * self.action_worth(kind.actions, kind.strength, rounds_left,
+                                                                  obs.players)
 
-    def action_worth(self, actions: tuple[str, ...], strength: int, rounds_left: int) -> float:
+    def action_worth(self, actions: tuple[str, ...], strength: int, rounds_left: int, players: int = 2) -> float:
         """Rough worth in points of playing a card with these actions once."""
         w = self.w
         worths = []
@@ -152,12 +156,14 @@ class GorusArenaHeuristic(Agent):
             elif a == "recruit":
                 worths.append(w.recruit if rounds_left > 1 else w.recruit / 3)
             elif a == "attack":
-                worths.append(max(0.0, w.attack * (strength - 2)))
+                worths.append(max(0.0, w.attack * (strength - 2)) * 2 / players)
             else:
                 worths.append(w.defence)
         return max(worths) + 0.2 * (len(worths) - 1)
 
 
 def _waiting(obs: GorusArenaObservation, card: int) -> bool:
-    """Whether ``card`` stands in the arena and has not yet carried out its action."""
+    """Whether killing ``card`` now would stop its action this round."""
+    if obs.tied and any(c == card for _, c in obs.queue):
+        return False  # a tied auction: the card acts even if killed now
     return any(card in a for a in obs.arena) and card not in obs.acted

@@ -1,0 +1,73 @@
+"""Gorus Arena options: the player count and every reading of the source text a table may prefer.
+
+Each choice the short source text leaves open is an option; the default is the reading the
+rules document argues for (see ``docs/games/gorus-arena.md``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...core.errors import InvalidOptions
+from ...core.options import option
+
+AUCTIONS = ("per-card", "per-round")
+DEFENCE_TIMINGS = ("reveal", "execution")
+ATTACK_TARGETS = ("bout", "arena", "team")
+TIE_BREAKS = ("coins", "shared")
+TIE_RESOLUTIONS = ("simultaneous", "turn-order")
+STARTS = ("rotate", "trailing", "fixed")
+
+
+@dataclass(frozen=True)
+class GorusArenaOptions:
+    players: int = option(3, "number of players", min=2, max=5)
+    rounds: int = option(6, "rounds before the game ends (the text says 6)", min=1, max=20)
+    auction: str = option(
+        "per-card",
+        "per-card: one auction for each position of the plan (first cards, then second cards…); "
+        "per-round: one auction on each player's strongest card fixes the order for the whole round",
+        choices=AUCTIONS,
+    )
+    defence_timing: str = option(
+        "reveal",
+        "reveal: a planned defence card guards from the moment plans are revealed; "
+        "execution: only from its turn in the execution order",
+        choices=DEFENCE_TIMINGS,
+    )
+    attack_targets: str = option(
+        "bout",
+        "bout: a card attacks only the rival cards planned at the same position (they meet in one auction); "
+        "arena: any rival gladiator revealed this round; team: any living rival gladiator, wherever it is",
+        choices=ATTACK_TARGETS,
+    )
+    free_plan: bool = option(
+        False,
+        "let players plan any 1-5 cards and keep the rest in hand (the text: all cards when under 5)",
+    )
+    starting_player: str = option(
+        "rotate",
+        "who starts each round after the first (and so wins ties): rotate: the next seat in turn; "
+        "trailing: the player with the fewest points (ties: the next of them in turn); fixed: never moves",
+        choices=STARTS,
+    )
+    first_player: int = option(1, "seat number of the first round's starting player", min=1, max=5)
+    tie_resolution: str = option(
+        "simultaneous",
+        "simultaneous: in a tied auction nobody strikes first, so a card killed during that auction "
+        "still carries out its action; turn-order: a card killed before its turn does nothing",
+        choices=TIE_RESOLUTIONS,
+    )
+    tie_break: str = option(
+        "coins",
+        "coins: among players tied on points, the one with more coins left wins; shared: all tied players win",
+        choices=TIE_BREAKS,
+    )
+    armoury: bool = option(True, "action cards can be bought with a recruit action beside the gladiators")
+
+    def __post_init__(self) -> None:
+        if self.first_player > self.players:
+            raise InvalidOptions(
+                f"first-player must be a seat from 1 to {self.players} in a {self.players}-player game, "
+                f"not {self.first_player}"
+            )
