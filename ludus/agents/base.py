@@ -72,4 +72,9 @@ def make_agent(kind: str, game: Game, seed: int = 0) -> Agent:
 
 
 # kind -> "module:class" for agents that work on every game (e.g. ISMCTS levels)
-EXTRA_AGENTS: dict[str, str] = {}
+EXTRA_AGENTS: dict[str, str] = {
+    "ismcts": "ludus.agents.ismcts:ISMCTSMedium",
+    "ismcts-easy": "ludus.agents.ismcts:ISMCTSEasy",
+    "ismcts-medium": "ludus.agents.ismcts:ISMCTSMedium",
+    "ismcts-hard": "ludus.agents.ismcts:ISMCTSHard",
+}

@@ -806,5 +806,12 @@ class GorusMaximusGame(Game):
             raise RecordError(f"bad Gorus Maximus action {data!r}: {exc}") from exc
         raise RecordError(f"bad Gorus Maximus action {data!r}")
 
+    def sample_state(self, view: Any, rng: Rng) -> GorusMaximusState:
+        """A determinization of a SeatView for search: the unseen cards dealt at random,
+        consistent with all the seat knows (see :mod:`.sampler`)."""
+        from .sampler import sample_state
+
+        return sample_state(view, rng)
+
 
 GAME = GorusMaximusGame()

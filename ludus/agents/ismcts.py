@@ -1,0 +1,244 @@
+"""Information-set Monte Carlo tree search (ISMCTS) for every game of the core protocol.
+
+Why this design (single-observer ISMCTS, Cowling, Powley & Whitehouse 2012):
+
+* The bot sees only its :class:`~ludus.core.game.SeatView`. Each iteration asks the game for
+  a *determinization* (``game.sample_state(view, rng)``): a full state consistent with what
+  the seat knows. One tree is shared by all determinizations, so statistics gather on what
+  the seat can tell apart, not on one guessed deal.
+* A tree edge is an action as the observing seat sees it. Moves it sees (its own, and other
+  seats' public moves) get their own child; moves hidden from it (``Action.visible_to``) all
+  lead to one shared child, so nothing below can depend on what it could not have seen.
+  Every seat still picks its move at a node by UCB over the actions available in this
+  determinization (availability counts, as ISMCTS requires), scored by its own reward.
+* Chance is left to the sampled state: it carries a seeded generator and settles chance
+  itself, so the tree has no chance nodes (it is open-loop over chance outcomes).
+* Simultaneous moves (several seats in ``current_seats()``): the other seats choose first and
+  their choices are hidden edges, then the observer chooses. So neither side's choice in the
+  tree is conditioned on the other's, as at a real table where plans are secret.
+* Rewards are per seat: ``state.returns()`` at the end of the game (1 shared among the
+  winners), or, when a rollout is cut at ``horizon`` decisions, the scores rescaled to [0, 1].
+  Team mates share wins in ``returns()``, so they pull together without special code.
+* Rollouts use the game's heuristic agent (default) or uniform random play. Rollout agents
+  get a view without history (none of our heuristics reads it, and building it is slow).
+* The budget is a number of iterations (reproducible: same seed, same view, same move) or
+  seconds per move, or both (whichever ends first). The levels are iteration budgets, so
+  tournaments replay identically on any machine; see ``LEVELS``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from ..core.game import CHANCE, HIDDEN, Action, Game, SeatView, State
+from .base import Agent, UnknownAgent, make_agent
+
+# Per level and game: (iterations per move, rollout policy), measured to answer within 1 s per
+# move on the reference 2-core machine (docs/agents.md); "*" is for games not listed.
+LEVELS: dict[str, dict[str, tuple[int, str]]] = {
+    "easy": {"*": (50, "random")},
+    "medium": {"*": (150, "random")},
+    "hard": {"*": (400, "random")},
+}
+
+_MAX_ROLLOUT_STEPS = 100_000
+
+
+class _Node:
+    """One information-set node: children by observed edge, statistics by (seat, action)."""
+
+    __slots__ = ("children", "stats")
+
+    def __init__(self) -> None:
+        self.children: dict[tuple[int, Any], _Node] = {}
+        self.stats: dict[tuple[int, Action], list[float]] = {}  # [visits, availability, reward]
+
+
+class ISMCTSAgent(Agent):
+    """Single-observer ISMCTS; any game whose ``Game.sample_state`` works."""
+
+    name = "ismcts"
+    level = "medium"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        rollout: str | None = None,
+        exploration: float = 0.7,
+        horizon: int | None = None,
+    ) -> None:
+        super().__init__(seed)
+        if rollout not in (None, "heuristic", "random"):
+            raise ValueError("rollout must be 'heuristic' or 'random'")
+        if iterations is not None and iterations < 1:
+            raise ValueError("iterations must be at least 1")
+        if seconds is not None and seconds <= 0:
+            raise ValueError("seconds must be positive")
+        self.iterations = iterations
+        self.seconds = seconds
+        self.rollout = rollout
+        self.exploration = exploration
+        self.horizon = horizon
+        self._policies: dict[tuple[str, int], Agent | None] = {}
+        self._rollout_kind = "random"
+        self.last_iterations = 0  # of the last search, for benchmarks and tests
+
+    # ------------------------------------------------------------------ budget
+    def budget(self, game: Game) -> tuple[int | None, float | None, str]:
+        """(iterations, seconds, rollout) for a move in ``game``: explicit values, else the level's."""
+        table = LEVELS[self.level]
+        level_iterations, level_rollout = table.get(game.name, table["*"])
+        rollout = self.rollout or level_rollout
+        if self.iterations is None and self.seconds is None:
+            return level_iterations, None, rollout
+        return self.iterations, self.seconds, rollout
+
+    # ------------------------------------------------------------------ acting
+    def act(self, view: SeatView) -> Action:
+        legal = view.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        visits = self.search(view)
+        best, best_key = legal[0], (-1.0, -math.inf)
+        for action in legal:
+            n, mean = visits.get(action, (0, 0.0))
+            if (n, mean) > best_key:
+                best, best_key = action, (n, mean)
+        return best
+
+    def search(self, view: SeatView) -> dict[Action, tuple[int, float]]:
+        """Run the search; for each of the seat's first actions, (visits, mean reward)."""
+        game = view.game
+        iterations, seconds, self._rollout_kind = self.budget(game)
+        deadline = None if seconds is None else time.perf_counter() + seconds
+        root = _Node()
+        first: dict[Action, list[float]] = {}
+        done = 0
+        while (iterations is None or done < iterations) and (deadline is None or time.perf_counter() < deadline):
+            self._iterate(view, root, first)
+            done += 1
+        self.last_iterations = done
+        return {a: (int(s[0]), s[1] / s[0] if s[0] else 0.0) for a, s in first.items()}
+
+    def _iterate(self, view: SeatView, root: _Node, first: dict[Action, list[float]]) -> None:
+        rng = self.rng
+        me = view.seat
+        state = view.game.sample_state(view, rng)
+        node = root
+        path: list[tuple[int, list[float]]] = []
+        mine: list[float] | None = None  # the stats of the observer's first decision
+        c = self.exploration
+        while True:
+            seats = state.current_seats()
+            if not seats:
+                break
+            if seats[0] == CHANCE:  # only for samplers that return a state without a generator
+                state.apply(state.sample_chance(rng), CHANCE)
+                continue
+            seat = seats[0]
+            simultaneous = len(seats) > 1
+            if simultaneous and seat == me:
+                seat = seats[1]  # the others choose first, unseen by the observer
+            legal = state.legal_actions(seat)
+            stats = node.stats
+            untried: list[Action] = []
+            best: Action | None = None
+            best_value = -math.inf
+            for action in legal:
+                s = stats.get((seat, action))
+                if s is None:
+                    s = stats[(seat, action)] = [0, 0, 0.0]
+                s[1] += 1  # availability: how often this action could have been chosen here
+                if s[0] == 0:
+                    untried.append(action)
+                elif not untried:
+                    value = s[2] / s[0] + c * math.sqrt(math.log(s[1]) / s[0])
+                    if value > best_value:
+                        best, best_value = action, value
+            action = untried[rng.below(len(untried))] if untried else best  # type: ignore[assignment]
+            s = stats[(seat, action)]
+            path.append((seat, s))
+            if seat == me and mine is None:
+                mine = first.setdefault(action, [0, 0.0])
+            hidden = seat != me and (simultaneous or not action.visible_to(me, seat))
+            key = (seat, HIDDEN if hidden else action)
+            state.apply(action, seat)
+            child = node.children.get(key)
+            if child is None:
+                node.children[key] = _Node()
+                break
+            node = child
+        rewards = self._rollout(state, view)
+        for seat, s in path:
+            s[0] += 1
+            s[2] += rewards[seat]
+        if mine is not None:
+            mine[0] += 1
+            mine[1] += rewards[me]
+
+    # ------------------------------------------------------------------ rollouts
+    def _policy(self, game: Game, seat: int) -> Agent | None:
+        if self._rollout_kind != "heuristic":
+            return None
+        key = (game.name, seat)
+        if key not in self._policies:
+            try:
+                self._policies[key] = make_agent("heuristic", game, seed=self.rng.next_u64())
+            except UnknownAgent:
+                self._policies[key] = None  # no heuristic for this game: random rollouts
+        return self._policies[key]
+
+    def _rollout(self, state: State, view: SeatView) -> Sequence[float]:
+        rng = self.rng
+        game, options = view.game, view.options
+        horizon = self.horizon
+        steps = 0
+        for _ in range(_MAX_ROLLOUT_STEPS):
+            seats = state.current_seats()
+            if not seats:
+                return state.returns()
+            seat = seats[0]
+            if seat == CHANCE:
+                state.apply(state.sample_chance(rng), CHANCE)
+                continue
+            if horizon is not None and steps >= horizon:
+                return _scaled_scores(state)
+            legal = state.legal_actions(seat)
+            policy = self._policy(game, seat) if len(legal) > 1 else None
+            if policy is None:
+                action = legal[rng.below(len(legal))]
+            else:
+                action = policy.act(SeatView(game, options, seat, state.observation(seat), tuple(legal), ()))
+            state.apply(action, seat)
+            steps += 1
+        raise RuntimeError(f"{game.title} rollout did not end")
+
+
+def _scaled_scores(state: State) -> list[float]:
+    """Scores rescaled to [0, 1] (best 1, worst 0; all equal: an equal share each)."""
+    scores = state.scores()
+    lo, hi = min(scores), max(scores)
+    if hi == lo:
+        return [1.0 / len(scores)] * len(scores)
+    return [(x - lo) / (hi - lo) for x in scores]
+
+
+class ISMCTSEasy(ISMCTSAgent):
+    name = "ismcts-easy"
+    level = "easy"
+
+
+class ISMCTSMedium(ISMCTSAgent):
+    name = "ismcts-medium"
+    level = "medium"
+
+
+class ISMCTSHard(ISMCTSAgent):
+    name = "ismcts-hard"
+    level = "hard"
