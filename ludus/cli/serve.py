@@ -1,0 +1,59 @@
+"""``ludus serve``: start the game server and the browser client, and print where to open it."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+
+from rich.console import Console
+
+
+def add_command(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("serve", help="play in the browser: start the game server")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1; use 0.0.0.0 to let other machines join)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
+    p.add_argument("--database", metavar="URL",
+                   help="a SQLite file or URL, or postgresql://user:pass@host/db (default: a file in your data folder)")
+    p.add_argument("--bot-delay", type=float, default=0.8, metavar="SECONDS",
+                   help="pause before each bot move, so people can follow (default 0.8)")
+    p.set_defaults(run=run_serve)
+
+
+def run_serve(args: argparse.Namespace, console: Console) -> int:
+    import socket
+
+    import uvicorn
+
+    from ..server.app import UVICORN_SETTINGS
+    from ..server.config import ServerConfig
+    from ..server.db import check_database, normalize_url
+    from ..web.app import create_web_app
+
+    config = ServerConfig(bot_delay=max(0.0, args.bot_delay))
+    if args.database:
+        config.database = args.database
+    check_database(config.database)
+    app = create_web_app(config)
+    sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((args.host, args.port))
+    except OSError as exc:
+        console.print(f"[bold red]Error:[/] cannot listen on {args.host}:{args.port}: {exc.strerror}")
+        return 2
+    port = sock.getsockname()[1]
+    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+    db = normalize_url(config.database)
+    if "@" in db:  # never print a password
+        scheme, rest = db.split("://", 1)
+        db = f"{scheme}://…@{rest.split('@', 1)[1]}"
+    console.print(f"Ludus is serving at [bold]http://{shown}:{port}/[/]  (database: {db})", highlight=False,
+                  soft_wrap=True)
+    console.print("Open that address in a browser; press Ctrl+C to stop.", style="dim")
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("alembic").setLevel(logging.WARNING)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=3,
+                                           **UVICORN_SETTINGS))
+    server.run(sockets=[sock])
+    return 0

@@ -1,0 +1,83 @@
+"""Bots choose moves off the event loop: in a thread, or in a worker process for heavy search.
+
+Light agents (random, heuristic) run in a small thread pool holding one agent per seat.
+Search agents (kinds registered in ``EXTRA_AGENTS``, e.g. ISMCTS) would hold the GIL for
+long, so they run in a process; the worker rebuilds the state from the table's record and
+hands the agent only that seat's view, exactly as in the thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any
+
+from ..agents.base import EXTRA_AGENTS, HEURISTICS, Agent, make_agent
+from ..core.game import Action, Game, SeatView
+
+
+def can_search(game: Game) -> bool:
+    """Search bots need the game to sample hidden information (``Game.sample_state``)."""
+    return type(game).sample_state is not Game.sample_state
+
+
+def bot_kinds(game: Game, offered: bool = True) -> list[str]:
+    """The bot levels for ``game``, weakest first; ``offered`` lists each agent once (no aliases)."""
+    kinds = ["random"]
+    if game.name in HEURISTICS:
+        kinds.append("heuristic")
+    if can_search(game):
+        names: dict[str, list[str]] = {}
+        for kind, target in EXTRA_AGENTS.items():
+            names.setdefault(target, []).append(kind)
+        for kind, target in EXTRA_AGENTS.items():
+            if not offered or kind == max(names[target], key=len):
+                kinds.append(kind)
+    return kinds
+
+
+def default_bot(game: Game) -> str:
+    return "heuristic" if game.name in HEURISTICS else "random"
+
+
+def _act_in_worker(game_name: str, options: dict[str, Any], seed: int, actions: list[tuple[int, Any]],
+                   seat: int, kind: str, agent_seed: int) -> Any:
+    """Worker-process entry: replay the record, then ask a fresh agent for ``seat``'s move."""
+    from ..games import get_game
+
+    game = get_game(game_name)
+    state = game.new_initial_state(options, seed=seed)
+    for actor, raw in actions:
+        state.apply(game.action_from_json(raw), actor)
+    agent = make_agent(kind, game, seed=agent_seed)
+    return agent.act(state.view(seat)).to_json()
+
+
+class BotRunner:
+    def __init__(self, threads: int = 2, processes: bool = False) -> None:
+        self.threads: Executor = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="ludus-bot")
+        self.always_process = processes
+        self._procs: ProcessPoolExecutor | None = None
+
+    def uses_process(self, kind: str) -> bool:
+        return self.always_process or kind in EXTRA_AGENTS
+
+    def _process_pool(self) -> ProcessPoolExecutor:
+        if self._procs is None:
+            self._procs = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        return self._procs
+
+    async def in_thread(self, agent: Agent, view: SeatView) -> Action:
+        return await asyncio.get_running_loop().run_in_executor(self.threads, agent.act, view)
+
+    async def in_process(self, game: Game, options: dict[str, Any], seed: int, actions: list[tuple[int, Any]],
+                         seat: int, kind: str, agent_seed: int) -> Action:
+        raw = await asyncio.get_running_loop().run_in_executor(
+            self._process_pool(), _act_in_worker, game.name, options, seed, actions, seat, kind, agent_seed)
+        return game.action_from_json(raw)
+
+    def close(self) -> None:
+        self.threads.shutdown(wait=False, cancel_futures=True)
+        if self._procs is not None:
+            self._procs.shutdown(wait=False, cancel_futures=True)

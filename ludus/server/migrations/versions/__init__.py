@@ -1,0 +1,1 @@
+"""One module per schema revision; add a new one (never edit a shipped one) to change the schema."""

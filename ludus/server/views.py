@@ -1,0 +1,89 @@
+"""What a seat (or a spectator) is sent: built only from the game's per-seat view.
+
+Nothing here reads a state's private fields: observations come from
+``State.observation(seat)``, the log from ``State.visible_history(seat)``, so a game's own
+rules decide what is hidden and the server cannot leak more than the game allows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.game import CHANCE, HIDDEN, Action, State
+
+
+def history_entry(actor: int, action: Action | str) -> list[Any]:
+    """One log line as sent: [actor, action JSON, label], or [actor, "hidden", None]."""
+    if isinstance(action, str) or not isinstance(action, Action):
+        return [actor, HIDDEN, None]
+    return [actor, action.to_json(), action.label]
+
+
+def history_entries(state: State, viewer: int | None, start: int = 0) -> list[list[Any]]:
+    """The viewer's log from ``start``, every move it may not see replaced by "hidden"."""
+    return [history_entry(actor, action) for actor, action in state.visible_history(viewer)[start:]]
+
+
+class ViewerLog:
+    """A viewer's log, each entry serialized once and reused while the move behind it is unchanged.
+
+    The comparison is by identity with the previous visible history, so a game that later
+    reveals (or hides) an earlier move gets that entry rebuilt and resent.
+    """
+
+    __slots__ = ("raw", "entries")
+
+    def __init__(self) -> None:
+        self.raw: list[Any] = []
+        self.entries: list[list[Any]] = []
+
+    def update(self, state: State, viewer: int | None) -> None:
+        old_raw, old_entries = self.raw, self.entries
+        raw: list[Any] = []
+        entries: list[list[Any]] = []
+        for i, (actor, action) in enumerate(state.visible_history(viewer)):
+            raw.append(action)
+            if i < len(old_raw) and old_raw[i] is action:
+                entries.append(old_entries[i])
+            else:
+                entries.append(history_entry(actor, action))
+        self.raw, self.entries = raw, entries
+
+
+def seat_payload(state: State, viewer: int | None) -> dict[str, Any]:
+    """Observation, legal moves and result for ``viewer``; the log is added per connection."""
+    to_move = [s for s in state.current_seats() if s != CHANCE]
+    legal: list[dict[str, Any]] = []
+    if viewer is not None and viewer in to_move:
+        legal = [{"action": a.to_json(), "label": a.label} for a in state.legal_actions(viewer)]
+    out: dict[str, Any] = {
+        "observation": state.observation(viewer).to_json(),
+        "legal": legal,
+        "to_move": to_move,
+        "terminal": state.is_terminal(),
+        "result": None,
+    }
+    if state.is_terminal():
+        out["result"] = {"scores": state.scores(), "winners": state.winners()}
+    return out
+
+
+def viewer_record(state: State, viewer: int | None, players: list[str], options: dict[str, Any]) -> dict[str, Any]:
+    """A record of an unfinished game as ``viewer`` saw it: no seed, hidden moves left hidden.
+
+    It shares the record format's fields so tools can read it, but it cannot be replayed:
+    ``complete`` is false and each action the viewer may not see is the string "hidden".
+    """
+    actions = []
+    for actor, action in state.visible_history(viewer):
+        actions.append([actor, HIDDEN if action == HIDDEN or not isinstance(action, Action) else action.to_json()])
+    return {
+        "format": "ludus-record",
+        "version": 1,
+        "game": state.game.name,
+        "options": options,
+        "complete": False,
+        "viewer": viewer,
+        "actions": actions,
+        "players": players,
+    }

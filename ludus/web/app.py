@@ -1,0 +1,83 @@
+"""The full application: the game server's API plus the pages and their static files."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ..server.app import create_app
+from ..server.config import ServerConfig
+from .pages import pages
+
+STATIC = resources.files("ludus.web.static")
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+       "frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+HEADERS = [(b"content-security-policy", CSP.encode()), (b"x-content-type-options", b"nosniff"),
+           (b"referrer-policy", b"same-origin"), (b"x-frame-options", b"DENY")]
+
+
+class SecurityHeaders:
+    """Pages may load only this server's own scripts, and may not be framed by another site."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = list(message.get("headers", [])) + HEADERS
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+@lru_cache(maxsize=None)
+def _page(name: str) -> str:
+    return STATIC.joinpath(name).read_text(encoding="utf-8")
+
+
+def create_web_app(config: ServerConfig | None = None) -> FastAPI:
+    app = create_app(config)
+    app.add_middleware(SecurityHeaders)
+
+    @app.get("/api/pages")
+    async def page_list() -> dict[str, Any]:
+        return pages()
+
+    @app.get("/", response_class=HTMLResponse)
+    async def lobby() -> HTMLResponse:
+        return HTMLResponse(_page("index.html"))
+
+    @app.get("/t/{code}", response_class=HTMLResponse)
+    async def table(code: str) -> HTMLResponse:
+        return HTMLResponse(_page("table.html"))
+
+    @app.get("/t/{code}/replay", response_class=HTMLResponse)
+    async def replay(code: str) -> HTMLResponse:
+        return HTMLResponse(_page("replay.html"))
+
+    @app.api_route("/static/{path:path}", methods=["GET", "HEAD"])
+    async def static(path: str, request: Request) -> Any:
+        parts = path.split("/")
+        if not path or any(p in ("", ".", "..") or p.startswith(".") for p in parts) or not parts[-1].endswith(
+                (".js", ".css", ".svg", ".html")):
+            return JSONResponse({"error": "not found", "code": "not_found"}, status_code=404)
+        ref = STATIC.joinpath(*parts)
+        if not ref.is_file():
+            return JSONResponse({"error": "not found", "code": "not_found"}, status_code=404)
+        with resources.as_file(ref) as file:
+            media = {"js": "text/javascript", "css": "text/css", "svg": "image/svg+xml",
+                     "html": "text/html"}[parts[-1].rsplit(".", 1)[1]]
+            return FileResponse(file, media_type=media + ("; charset=utf-8" if media != "image/svg+xml" else ""),
+                                headers={"cache-control": "no-cache"})
+
+    return app

@@ -1,0 +1,58 @@
+// Small helpers shared by every page: DOM building (never innerHTML with data) and the API.
+
+export function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "class") node.className = value;
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+export function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  for (const child of children) node.append(child);
+  return node;
+}
+
+export class ApiError extends Error {
+  constructor(message, code, status) { super(message); this.code = code; this.status = status; }
+}
+
+export async function api(path, body, method) {
+  const init = { method: method || (body === undefined ? "GET" : "POST"), credentials: "same-origin", headers: {} };
+  if (body !== undefined) {
+    init.headers["content-type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, init);
+  let data = null;
+  try { data = await response.json(); } catch (_) { data = null; }
+  if (!response.ok) {
+    throw new ApiError((data && data.error) || `request failed (${response.status})`, data && data.code, response.status);
+  }
+  return data;
+}
+
+export function replaceChildren(node, ...children) {
+  node.replaceChildren();
+  for (const child of children.flat(Infinity)) if (child !== null && child !== undefined && child !== false) node.append(child);
+}
+
+export function savedName() { try { return localStorage.getItem("ludus-name") || ""; } catch (_) { return ""; } }
+export function saveName(name) { try { localStorage.setItem("ludus-name", name); } catch (_) { /* private mode */ } }
+
+// Load a game's page module, or the generic one when the game has none yet.
+export async function gameModule(name) {
+  const pages = await api("/api/pages");
+  const info = pages[name] || { page: false, data: {} };
+  const mod = info.page ? await import(`/static/games/${name}.js`) : await import("/static/games/generic.js");
+  return { mod, data: info.data || {} };
+}

@@ -1,0 +1,1 @@
+"""One ES module per game page; ``generic.js`` serves games that have none."""

@@ -1,0 +1,28 @@
+// The page for a game that has none of its own: the observation as a readable list, and the
+// legal moves as buttons (drawn by table.js). Enough to play any game the server hosts.
+import { h, replaceChildren } from "/static/common.js";
+
+function value(v) {
+  if (v === null || v === undefined) return h("span", { class: "muted" }, "—");
+  if (Array.isArray(v)) {
+    if (!v.length) return h("span", { class: "muted" }, "none");
+    if (v.every((x) => typeof x !== "object" || x === null)) return v.join(", ");
+    return h("ol", {}, v.map((x) => h("li", {}, value(x))));
+  }
+  if (typeof v === "object") {
+    return h("dl", {}, Object.entries(v).map(([k, x]) => [h("dt", {}, k.replace(/_/g, " ")), h("dd", {}, value(x))]));
+  }
+  return String(v);
+}
+
+function observation(root, obs, title) {
+  const rows = Object.entries(obs).filter(([k]) => k !== "game");
+  replaceChildren(root, h("h2", {}, title),
+    h("table", { class: "plain" }, h("tbody", {}, rows.map(([k, v]) =>
+      h("tr", {}, h("th", { scope: "row" }, k.replace(/_/g, " ")), h("td", {}, value(v)))))));
+}
+
+export default {
+  board(root, ctx) { observation(root, ctx.view.observation, ctx.you === null ? "Table (public view)" : "Your view"); },
+  frame(root, obs) { observation(root, obs, "Table"); },
+};
