@@ -30,7 +30,7 @@ function board(root, data, obs, seatName) {
     h("h3", {}, "Last exchange"),
     h("div", { id: "last-exchange" },
       last ? h("p", {}, `${seatName(last[0])} attacked with `, card(data, last[1]),
-        obs.last_defence ? [" — defended with ", card(data, obs.last_defence[1] ?? obs.last_defence)] : " — no defence") : h("p", { class: "muted" }, "No attack yet."),
+        obs.last_defence && obs.last_defence[1] ? [" — defended with ", card(data, obs.last_defence[1])] : " — no defence") : h("p", { class: "muted" }, "No attack yet."),
       obs.last_result ? h("p", {}, obs.last_result) : null),
     obs.table ? h("p", {}, "On the table: ", card(data, obs.table)) : null,
     obs.hand ? [h("h3", {}, `Your hand (${obs.hand.length} of at most ${obs.hand_limit})`),
