@@ -1,0 +1,44 @@
+"""Every game, played to the end in a real browser by clicking its first playable move, against bots."""
+
+from __future__ import annotations
+
+import time
+
+from ludus.games import game_names
+
+
+def test_every_game_plays_to_the_end_in_the_browser(live, browser, shots):
+    for name in game_names():
+        ctx = browser.new_context()
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(live.url + "/")
+        page.fill("#name", "Tess")
+        page.select_option("#game", name)
+        page.wait_for_selector("#seat-0-kind")
+        page.click("#create")
+        page.wait_for_url(lambda url: "/t/" in url)
+        deadline = time.monotonic() + 120
+        clicks = 0
+        while True:
+            assert time.monotonic() < deadline, f"{name}: not over after {clicks} moves"
+            status = page.evaluate("() => document.getElementById('status').textContent")
+            if status == "The game is over.":
+                break
+            moves = page.locator("#hand button.card.playable, #moves button.move")
+            if status == "Your turn." and moves.count():
+                logged = page.evaluate("() => document.querySelectorAll('#log li').length")
+                moves.first.click()
+                clicks += 1
+                page.wait_for_function(
+                    f"() => document.querySelectorAll('#log li').length > {logged}"
+                    " || !document.getElementById('status').textContent.startsWith('Your turn')",
+                    timeout=15_000)
+            else:
+                page.wait_for_timeout(50)
+        assert clicks > 0, name
+        assert page.locator("text=Download record").count() == 1
+        page.screenshot(path=str(shots / f"{name}-game-over.png"), full_page=True)
+        assert not errors, (name, errors)
+        ctx.close()
