@@ -17,8 +17,10 @@ Why this design (single-observer ISMCTS, Cowling, Powley & Whitehouse 2012):
   their choices are hidden edges, then the observer chooses. So neither side's choice in the
   tree is conditioned on the other's, as at a real table where plans are secret.
 * Rewards are per seat: ``state.returns()`` at the end of the game (1 shared among the
-  winners), or, when a rollout is cut at ``horizon`` decisions, the scores rescaled to [0, 1].
-  Team mates share wins in ``returns()``, so they pull together without special code.
+  winners), optionally blended with the final scores rescaled to [0, 1] (``score_weight``):
+  a seat that loses every rollout still learns which moves lose by less. A rollout cut at
+  ``horizon`` decisions is worth the rescaled scores. Team mates share wins in
+  ``returns()``, so they pull together without special code.
 * Rollouts use the game's heuristic agent (default) or uniform random play. Rollout agents
   get a view without history (none of our heuristics reads it, and building it is slow).
 * The budget is a number of iterations (reproducible: same seed, same view, same move) or
@@ -31,17 +33,45 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..core.game import CHANCE, HIDDEN, Action, Game, SeatView, State
 from .base import Agent, UnknownAgent, make_agent
 
-# Per level and game: (iterations per move, rollout policy), measured to answer within 1 s per
-# move on the reference 2-core machine (docs/agents.md); "*" is for games not listed.
-LEVELS: dict[str, dict[str, tuple[int, str]]] = {
-    "easy": {"*": (50, "random")},
-    "medium": {"*": (150, "random")},
-    "hard": {"*": (400, "random")},
+@dataclass(frozen=True)
+class Budget:
+    """How one level searches in one game."""
+
+    iterations: int
+    rollout: str = "random"  # "random" or "heuristic"
+    score_weight: float = 0.0  # share of the final reward that comes from the rescaled score
+
+
+# Per level and game, measured to answer within 1 s per move on the reference 2-core machine
+# (docs/agents.md); "*" is for games not listed.
+LEVELS: dict[str, dict[str, Budget]] = {
+    "easy": {
+        "*": Budget(50),
+        "gorus-maximus": Budget(150),
+        "gladius": Budget(150, score_weight=0.5),
+        "circus-maximus": Budget(30, score_weight=0.5),
+        "gorus-arena": Budget(50, "heuristic"),
+    },
+    "medium": {
+        "*": Budget(150),
+        "gorus-maximus": Budget(400),
+        "gladius": Budget(400, score_weight=0.5),
+        "circus-maximus": Budget(80, score_weight=0.5),
+        "gorus-arena": Budget(120, "heuristic"),
+    },
+    "hard": {
+        "*": Budget(300),
+        "gorus-maximus": Budget(800),
+        "gladius": Budget(800, score_weight=0.5),
+        "circus-maximus": Budget(170, score_weight=0.5),
+        "gorus-arena": Budget(280, "heuristic"),
+    },
 }
 
 _MAX_ROLLOUT_STEPS = 100_000
@@ -72,6 +102,7 @@ class ISMCTSAgent(Agent):
         rollout: str | None = None,
         exploration: float = 0.7,
         horizon: int | None = None,
+        score_weight: float | None = None,
     ) -> None:
         super().__init__(seed)
         if rollout not in (None, "heuristic", "random"):
@@ -85,19 +116,27 @@ class ISMCTSAgent(Agent):
         self.rollout = rollout
         self.exploration = exploration
         self.horizon = horizon
+        if score_weight is not None and not 0 <= score_weight <= 1:
+            raise ValueError("score_weight must be between 0 and 1")
+        self.score_weight = score_weight
+        self._score_weight = 0.0
         self._policies: dict[tuple[str, int], Agent | None] = {}
         self._rollout_kind = "random"
         self.last_iterations = 0  # of the last search, for benchmarks and tests
 
     # ------------------------------------------------------------------ budget
-    def budget(self, game: Game) -> tuple[int | None, float | None, str]:
-        """(iterations, seconds, rollout) for a move in ``game``: explicit values, else the level's."""
+    def budget(self, game: Game) -> tuple[int | None, float | None, str, float]:
+        """(iterations, seconds, rollout, score weight) for a move in ``game``.
+
+        Explicit settings win; what is left unset comes from the level's budget for the game.
+        """
         table = LEVELS[self.level]
-        level_iterations, level_rollout = table.get(game.name, table["*"])
-        rollout = self.rollout or level_rollout
+        level = table.get(game.name, table["*"])
+        rollout = self.rollout or level.rollout
+        weight = level.score_weight if self.score_weight is None else self.score_weight
         if self.iterations is None and self.seconds is None:
-            return level_iterations, None, rollout
-        return self.iterations, self.seconds, rollout
+            return level.iterations, None, rollout, weight
+        return self.iterations, self.seconds, rollout, weight
 
     # ------------------------------------------------------------------ acting
     def act(self, view: SeatView) -> Action:
@@ -115,7 +154,7 @@ class ISMCTSAgent(Agent):
     def search(self, view: SeatView) -> dict[Action, tuple[int, float]]:
         """Run the search; for each of the seat's first actions, (visits, mean reward)."""
         game = view.game
-        iterations, seconds, self._rollout_kind = self.budget(game)
+        iterations, seconds, self._rollout_kind, self._score_weight = self.budget(game)
         deadline = None if seconds is None else time.perf_counter() + seconds
         root = _Node()
         first: dict[Action, list[float]] = {}
@@ -197,26 +236,31 @@ class ISMCTSAgent(Agent):
     def _rollout(self, state: State, view: SeatView) -> Sequence[float]:
         rng = self.rng
         game, options = view.game, view.options
-        horizon = self.horizon
-        steps = 0
-        for _ in range(_MAX_ROLLOUT_STEPS):
+        horizon = _MAX_ROLLOUT_STEPS if self.horizon is None else self.horizon
+        heuristic = self._rollout_kind == "heuristic"
+        below = rng.below
+        for steps in range(_MAX_ROLLOUT_STEPS):
             seats = state.current_seats()
-            if not seats:
-                return state.returns()
-            seat = seats[0]
-            if seat == CHANCE:
+            while seats and seats[0] == CHANCE:
                 state.apply(state.sample_chance(rng), CHANCE)
-                continue
-            if horizon is not None and steps >= horizon:
+                seats = state.current_seats()
+            if not seats:
+                weight = self._score_weight
+                if not weight:
+                    return state.returns()
+                scaled = _scaled_scores(state)
+                return [(1 - weight) * r + weight * x for r, x in zip(state.returns(), scaled)]
+            if steps >= horizon:
                 return _scaled_scores(state)
+            seat = seats[0]
             legal = state.legal_actions(seat)
-            policy = self._policy(game, seat) if len(legal) > 1 else None
-            if policy is None:
-                action = legal[rng.below(len(legal))]
+            if len(legal) == 1:
+                action = legal[0]
+            elif not heuristic or (policy := self._policy(game, seat)) is None:
+                action = legal[below(len(legal))]
             else:
                 action = policy.act(SeatView(game, options, seat, state.observation(seat), tuple(legal), ()))
             state.apply(action, seat)
-            steps += 1
         raise RuntimeError(f"{game.title} rollout did not end")
 
 

@@ -1,0 +1,230 @@
+"""Strength ladder: random < heuristic < ISMCTS (each level), per game, with 95% Wilson intervals.
+
+Each rung puts one *candidate* agent in one seat against the rung below in every other seat,
+the candidate's seat rotating game by game, and reports its win share (shared wins count as
+a fraction, ``State.returns()``) against the fair share 1/seats. A rung is climbed when the
+whole interval lies above the fair share. Rungs:
+
+    heuristic     vs random
+    ismcts-easy   vs heuristic
+    ismcts-medium vs heuristic
+    ismcts-hard   vs heuristic
+
+Games whose determinization sampler (``Game.sample_state``) does not work are skipped with a
+message. Results depend only on the seeds (ISMCTS levels are iteration budgets), so
+``--workers`` changes the speed, never the figures. Per-move times of the candidate are
+measured too, as CPU time of the deciding process (what a move costs one idle core; the wall
+clock on a shared machine also counts other jobs).
+
+    python benchmarks/strength_ladder.py --games 100 --workers 2
+    python benchmarks/strength_ladder.py --game gorus-maximus --rungs ismcts-easy:heuristic --games 40
+    python benchmarks/strength_ladder.py --game gladius --options '{"fighter1": "murmillo"}'
+
+An agent may also be written ``ismcts(iterations=200,rollout=random,horizon=40)``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from ludus.agents.base import Agent, make_agent
+from ludus.core.game import CHANCE, Game
+from ludus.core.rng import Rng
+from ludus.games import game_names, get_game
+
+RUNGS = [("heuristic", "random"), ("ismcts-easy", "heuristic"), ("ismcts-medium", "heuristic"),
+         ("ismcts-hard", "heuristic")]
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion (fractional successes allowed)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return centre - half, centre + half
+
+
+def build_agent(spec: str, game: Game, seed: int) -> Agent:
+    """A registry name, or ``ismcts(key=value,...)`` for an ISMCTS agent with explicit settings."""
+    spec = spec.strip()
+    if spec.startswith("ismcts(") and spec.endswith(")"):
+        from ludus.agents.ismcts import ISMCTSAgent
+
+        kwargs: dict[str, Any] = {}
+        for part in filter(None, spec[len("ismcts("):-1].split(",")):
+            key, _, value = part.partition("=")
+            key, value = key.strip(), value.strip()
+            if key in ("iterations", "horizon"):
+                kwargs[key] = int(value)
+            elif key in ("seconds", "exploration", "score_weight"):
+                kwargs[key] = float(value)
+            else:
+                kwargs[key] = value
+        return ISMCTSAgent(seed, **kwargs)
+    return make_agent(spec, game, seed)
+
+
+def split_top(text: str) -> list[str]:
+    """Split on commas outside parentheses (agent specs have commas inside)."""
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        depth += (ch == "(") - (ch == ")")
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return [p for p in [*parts, cur] if p.strip()]
+
+
+def sampler_works(game: Game, options: Any) -> str | None:
+    """None if ``game.sample_state`` answers for a few real views, else why not."""
+    try:
+        state = game.new_initial_state(options, seed=1)
+        rng = Rng(1)
+        for _ in range(12):
+            seats = state.current_seats()
+            if not seats:
+                break
+            game.sample_state(state.view(seats[0]), rng)
+            state.apply(rng.choice(state.legal_actions(seats[0])), seats[0])
+    except NotImplementedError as exc:
+        return str(exc)
+    except Exception as exc:  # noqa: BLE001 - report any failure and skip the game
+        return f"sample_state fails: {exc!r}"
+    return None
+
+
+def play_one(args: tuple[str, Any, str, str, int, int]) -> tuple[float, float, list[float]]:
+    """One game: (candidate's return, candidate's score, candidate's per-move CPU seconds)."""
+    name, options, candidate, opponent, index, seed = args
+    game = get_game(name)
+    state = game.new_initial_state(options, seed=seed + index)
+    n = state.num_seats()
+    hero = index % n
+    agents = [build_agent(candidate if s == hero else opponent, game, seed=(seed + index) * 16 + s)
+              for s in range(n)]
+    times: list[float] = []
+    while not state.is_terminal():
+        seats = state.current_seats()
+        seat = seats[0]
+        assert seat != CHANCE, "seeded states settle chance themselves"
+        view = state.view(seat)
+        start = time.process_time()
+        action = agents[seat].act(view)
+        if seat == hero and len(view.legal_actions) > 1:
+            times.append(time.process_time() - start)
+        state.apply(action, seat)
+    return state.returns()[hero], state.scores()[hero], times
+
+
+def run_rung(name: str, options: Any, candidate: str, opponent: str, games: int, seed: int,
+             workers: int) -> dict[str, Any]:
+    jobs = [(name, options, candidate, opponent, i, seed) for i in range(games)]
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            results = list(pool.map(play_one, jobs, chunksize=1))
+    else:
+        results = [play_one(job) for job in jobs]
+    wins = sum(r for r, _, _ in results)
+    times = [t for _, _, ts in results for t in ts]
+    lo, hi = wilson(wins, games)
+    return {
+        "wins": wins, "games": games, "share": wins / games, "lo": lo, "hi": hi,
+        "score": sum(s for _, s, _ in results) / games,
+        "move_mean": sum(times) / len(times) if times else 0.0,
+        "move_max": max(times) if times else 0.0,
+    }
+
+
+def time_levels(name: str, options: Any, levels: list[str], games: int, moves: int) -> None:
+    """Seconds per move of each level over the first ``moves`` decisions of ``games`` games.
+
+    The opening decisions are the slowest (the longest rollouts), so this bounds the level.
+    Both wall-clock and CPU time of this process are shown: on a shared machine the wall
+    clock also counts other jobs, the CPU time is what the move costs one idle core.
+    """
+    game = get_game(name)
+    for level in levels:
+        wall: list[float] = []
+        cpu: list[float] = []
+        iterations = 0
+        for g in range(games):
+            state = game.new_initial_state(options, seed=500 + g)
+            agents = [build_agent(level, game, seed=g * 16 + s) for s in range(state.num_seats())]
+            decided = 0
+            while not state.is_terminal() and decided < moves:
+                seat = state.current_seats()[0]
+                view = state.view(seat)
+                start, start_cpu = time.perf_counter(), time.process_time()
+                action = agents[seat].act(view)
+                if len(view.legal_actions) > 1:
+                    wall.append(time.perf_counter() - start)
+                    cpu.append(time.process_time() - start_cpu)
+                    iterations = getattr(agents[seat], "last_iterations", 0)
+                    decided += 1
+                state.apply(action, seat)
+        print(f"{name:15} {level:40} iterations {iterations:>5}  moves {len(cpu):>4}  "
+              f"cpu mean {sum(cpu) / len(cpu):.3f} s  max {max(cpu):.3f} s  |  "
+              f"wall mean {sum(wall) / len(wall):.3f} s  max {max(wall):.3f} s")
+        sys.stdout.flush()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--game", action="append", help="game name (repeatable); default: every game")
+    parser.add_argument("--options", default="{}", help="JSON options for the game(s)")
+    parser.add_argument("--games", type=int, default=100, help="games per rung")
+    parser.add_argument("--rungs", default="", help="candidate:opponent,... (default: the full ladder)")
+    parser.add_argument("--seed", type=int, default=20_000)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--timing", action="store_true",
+                        help="only time each ISMCTS level on the opening decisions (every seat searching)")
+    parser.add_argument("--timing-games", type=int, default=3)
+    parser.add_argument("--timing-moves", type=int, default=12)
+    parser.add_argument("--timing-agents", default="ismcts-easy,ismcts-medium,ismcts-hard")
+    args = parser.parse_args()
+    if args.timing:
+        for name in args.game or game_names():
+            game = get_game(name)
+            options = game.parse_options(json.loads(args.options))
+            why = sampler_works(game, options)
+            if why is not None:
+                print(f"{name:15} skipped: {why}")
+                continue
+            time_levels(name, options, split_top(args.timing_agents), args.timing_games, args.timing_moves)
+        return
+    rungs = [tuple(r.split(":")) for r in split_top(args.rungs)] if args.rungs else RUNGS
+    names = args.game or game_names()
+    print(f"{'game':15} {'candidate':40} {'vs':10} {'games':>5} {'share':>7} {'95% CI':>17} "
+          f"{'fair':>5} {'score':>6} {'cpu s/move':>10} {'max':>6}  climbed")
+    sys.stdout.flush()
+    for name in names:
+        game = get_game(name)
+        options = game.parse_options(json.loads(args.options))
+        why = sampler_works(game, options)
+        if why is not None:
+            print(f"{name:15} skipped: {why}")
+            continue
+        fair = 1 / game.num_seats(options)
+        for candidate, opponent in rungs:
+            r = run_rung(name, options, candidate, opponent, args.games, args.seed, args.workers)
+            ci = f"[{r['lo']:.1%}, {r['hi']:.1%}]"
+            climbed = "yes" if r["lo"] > fair else ("no" if r["hi"] < fair else "not yet (CI spans fair)")
+            print(f"{name:15} {candidate:40} {opponent:10} {r['games']:>5} {r['share']:>7.1%} "
+                  f"{ci:>17} {fair:>5.0%} {r['score']:>6.2f} "
+                  f"{r['move_mean']:>10.3f} {r['move_max']:>6.2f}  {climbed}")
+            sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
