@@ -226,6 +226,11 @@ def _deck(schools: tuple[int, ...], ranks: tuple[int, ...]) -> int:
     return deck_mask(sum(1 << s for s in schools), ranks)
 
 
+@lru_cache(maxsize=256)
+def _deck_cards(deck: int) -> tuple[int, ...]:
+    return tuple(_bits(deck))
+
+
 def _bits(mask: int) -> list[int]:
     out = []
     while mask:
@@ -542,7 +547,8 @@ class GorusMaximusState(State[GorusMaximusOptions]):
         while True:
             phase = self.phase
             if phase == PHASE_DEAL:
-                cards = _bits(self.stock)
+                full = _deck(self.schools, self.ranks)
+                cards = list(_deck_cards(full)) if self.stock == full else _bits(self.stock)
                 rng.shuffle(cards)
                 total = HAND_SIZE if self.solo else HAND_SIZE * self.n
                 cards = cards[: total - self.dealt]
