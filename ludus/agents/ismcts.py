@@ -21,8 +21,9 @@ Why this design (single-observer ISMCTS, Cowling, Powley & Whitehouse 2012):
   a seat that loses every rollout still learns which moves lose by less. A rollout cut at
   ``horizon`` decisions is worth the rescaled scores. Team mates share wins in
   ``returns()``, so they pull together without special code.
-* Rollouts use the game's heuristic agent (default) or uniform random play. Rollout agents
-  get a view without history (none of our heuristics reads it, and building it is slow).
+* Rollouts use uniform random play or the game's heuristic agent, whichever measured
+  stronger for the game at equal time (``LEVELS``). Rollout agents get a view without
+  history (none of our heuristics reads it, and rebuilding it every move is slow).
 * The budget is a number of iterations (reproducible: same seed, same view, same move) or
   seconds per move, or both (whichever ends first). The levels are iteration budgets, so
   tournaments replay identically on any machine; see ``LEVELS``.
@@ -38,6 +39,7 @@ from typing import Any
 
 from ..core.game import CHANCE, HIDDEN, Action, Game, SeatView, State
 from .base import Agent, UnknownAgent, make_agent
+
 
 @dataclass(frozen=True)
 class Budget:
