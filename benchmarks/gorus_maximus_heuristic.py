@@ -10,20 +10,10 @@ seat gets by chance. Shared wins count as a fraction. Also runs solo and 2v2 tea
 from __future__ import annotations
 
 import argparse
-import math
 
+from ludus.sim.stats import wilson
 from ludus.agents.base import make_agent
 from ludus.games.gorus_maximus.game import GAME
-
-
-def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return centre - half, centre + half
 
 
 def share(options: dict, games: int, hero_kind: str = "heuristic") -> tuple[float, int]:

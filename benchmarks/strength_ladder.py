@@ -27,12 +27,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from ludus.sim.stats import wilson
 from ludus.agents.base import Agent, make_agent
 from ludus.core.game import CHANCE, Game
 from ludus.core.rng import Rng
@@ -40,17 +40,6 @@ from ludus.games import game_names, get_game
 
 RUNGS = [("heuristic", "random"), ("ismcts-easy", "heuristic"), ("ismcts-medium", "heuristic"),
          ("ismcts-hard", "heuristic")]
-
-
-def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion (fractional successes allowed)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return centre - half, centre + half
 
 
 def build_agent(spec: str, game: Game, seed: int) -> Agent:
