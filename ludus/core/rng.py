@@ -53,12 +53,17 @@ class Rng:
         bits = (n - 1).bit_length()
         words = (bits + 63) // 64 or 1
         extra = words * 64 - bits
+        state = self.state
         while True:
             x = 0
-            for _ in range(words):
-                x = (x << 64) | self.next_u64()
+            for _ in range(words):  # next_u64 inlined: this runs for every shuffle
+                state = z = (state + 0x9E3779B97F4A7C15) & _MASK64
+                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+                x = (x << 64) | z ^ (z >> 31)
             x >>= extra
             if x < n:
+                self.state = state
                 return x
 
     def random(self) -> float:

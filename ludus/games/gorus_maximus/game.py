@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from ...core.errors import IllegalAction, RecordError
 from ...core.game import CHANCE, Action, Game, Observation, State
@@ -69,6 +69,8 @@ class Play(Action):
 
 
 PLAY = tuple(Play(c) for c in range(NUM_SCHOOLS * 16))
+_BIT = tuple(1 << c for c in range(NUM_SCHOOLS * 16))
+"""Each card's bit, built once so the hot path allocates no new integers for it."""
 _LANE_PLAYS: tuple[dict[int, tuple[Play, ...]], ...] = tuple({} for _ in range(NUM_SCHOOLS))
 """Per school, the Play actions of each 16-bit lane of a hand: legal moves without a bit loop."""
 
@@ -125,13 +127,14 @@ class ChooseSchools(Action):
 
 
 DEAL = tuple(tuple(Deal(c, seat) for seat in range(8)) for c in range(NUM_SCHOOLS * 16))
+_DEAL_ENTRIES = tuple(tuple((CHANCE, d) for d in row) for row in DEAL)
+"""History entries for seeded deals, built once."""
 REVEAL = tuple(Reveal(c) for c in range(NUM_SCHOOLS * 16))
 
 
 # --------------------------------------------------------------------------- observation
-@dataclass(frozen=True)
-class RoundSummary:
-    """What happened at the end of a round, for every side."""
+class RoundSummary(NamedTuple):
+    """What happened at the end of a round, for every side (a tuple: built every round)."""
 
     round: int
     preferred: int
@@ -221,6 +224,22 @@ class GorusObservation(Observation):
         }
 
 
+@lru_cache(maxsize=64)
+def _cf_groups(by_rank: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """Non-zero CF values with the mask of all cards worth each: one popcount per value."""
+    groups: dict[int, int] = {}
+    for rank, value in enumerate(by_rank):
+        if value:
+            groups[value] = groups.get(value, 0) | RANK_MASKS[rank]
+    return tuple(groups.items())
+
+
+@lru_cache(maxsize=256)
+def _deal_order(n: int, first: int, count: int) -> tuple[int, ...]:
+    """Who receives each of ``count`` cards dealt one at a time from seat ``first`` round the table."""
+    return tuple((first + k) % n for k in range(count))
+
+
 @lru_cache(maxsize=256)
 def _deck(schools: tuple[int, ...], ranks: tuple[int, ...]) -> int:
     return deck_mask(sum(1 << s for s in schools), ranks)
@@ -252,7 +271,7 @@ class GorusMaximusState(State[GorusMaximusOptions]):
         self.two_player = o.players == 2
         self.fast_bouts = o.players > 2  # no draws or contenders between cards
         self.cf = load_cf_table(o.cf_table)
-        self.cf_ranks = tuple((r, v) for r, v in enumerate(self.cf.by_rank) if v)
+        self.cf_groups = _cf_groups(self.cf.by_rank)
         team_of = o.team_of_seat()
         if self.solo:
             self.side_of_seat: tuple[int, ...] = (0,)
@@ -279,7 +298,6 @@ class GorusMaximusState(State[GorusMaximusOptions]):
         self.collected = [0] * self.num_sides
         self.collected_count = [0] * self.num_sides
         self.bout: list[tuple[int, int]] = []
-        self._legal_at, self._legal = -1, 0  # legal mask cached by legal_actions for apply
         self.top = -1  # the card holding the current bout, and who played it
         self.top_actor = -3
         self.turn = -1
@@ -397,46 +415,51 @@ class GorusMaximusState(State[GorusMaximusOptions]):
         """CF of a side's collected gladiators, valuing the preferred school's 0 as the table says."""
         mask = self.collected[side]
         total = 0
-        for rank, value in self.cf_ranks:
-            total += value * (mask & RANK_MASKS[rank]).bit_count()
+        for value, ranks in self.cf_groups:
+            total += value * (mask & ranks).bit_count()
         if self.preferred >= 0 and mask >> card(self.preferred, 0) & 1:
             total += self.cf.preferred_zero - self.cf.by_rank[0]
         return total
 
     def _end_round(self) -> None:
-        cf = tuple(self.crowd_favour(s) for s in range(self.num_sides))
-        gained = [0] * self.num_sides
-        no_eight = False
-        if self.solo:
-            if not self.collected[0] & RANK_MASKS[8]:
-                no_eight = True
-                gained[1] = 1
-            else:
-                best = max(cf)
-                gained = [1 if v == best else 0 for v in cf]
+        collected = self.collected
+        groups = self.cf_groups
+        cf_list = []
+        for mask in collected:
+            total = 0
+            for value, ranks in groups:
+                total += value * (mask & ranks).bit_count()
+            cf_list.append(total)
+        pz = card(self.preferred, 0)
+        pz_side = None
+        for s, mask in enumerate(collected):
+            if mask >> pz & 1:
+                pz_side = s
+                cf_list[s] += self.cf.preferred_zero - self.cf.by_rank[0]
+                break
+        cf = tuple(cf_list)
+        no_eight = self.solo and not collected[0] & RANK_MASKS[8]
+        if no_eight:
+            gained = (0, 1)
         else:
             best = max(cf)
-            gained = [1 if v == best else 0 for v in cf]
-        for s in range(self.num_sides):
-            self.support[s] += gained[s]
-        pz = card(self.preferred, 0)
-        pz_side = next((s for s in range(self.num_sides) if self.collected[s] >> pz & 1), None)
+            gained = tuple([1 if v == best else 0 for v in cf])
+        support = self.support
+        reached = []
+        for s, g in enumerate(gained):
+            support[s] += g
+            if support[s] >= self.targets[s]:
+                reached.append(s)
         self.last_round = RoundSummary(
-            round=self.round,
-            preferred=self.preferred,
-            crowd_favour=cf,
-            collected_counts=tuple(self.collected_count),
-            support_gained=tuple(gained),
-            preferred_zero_side=pz_side,
-            no_eight=no_eight,
+            self.round, self.preferred, cf, tuple(self.collected_count), gained, pz_side, no_eight
         )
-        reached = [s for s in range(self.num_sides) if self.support[s] >= self.targets[s]]
-        winners = self._break_tie(reached, pz_side)
-        if winners:
-            self.winning_sides = tuple(winners)
-            self.phase = PHASE_OVER
-            self.turn = -1
-            return
+        if reached:
+            winners = self._break_tie(reached, pz_side)
+            if winners:
+                self.winning_sides = tuple(winners)
+                self.phase = PHASE_OVER
+                self.turn = -1
+                return
         self.round += 1
         self.dealer = (self.dealer + 1) % self.n
         self._start_round()
@@ -478,64 +501,99 @@ class GorusMaximusState(State[GorusMaximusOptions]):
         return follow | (hand & RANK_MASKS[bout[-1][1] & 15])
 
     def legal_actions(self, seat: int | None = None) -> Sequence[Action]:
-        """The playable cards as a shared, immutable tuple of :class:`Play` actions."""
-        turn = self.turn
-        if seat is None:
-            seat = turn
-        if self.phase != PHASE_PLAY or seat != turn:
+        """The playable cards as :class:`Play` actions, built from per-school cached tuples."""
+        if self.phase != PHASE_PLAY:
             return ()
-        mask = self.hands[seat]
+        turn = self.turn
+        if seat is not None and seat != turn:
+            return ()
+        hand = self.hands[turn]
         bout = self.bout
         if bout:
             init = self.initiating
-            follow = mask & SCHOOL_MASKS[init]
+            follow = hand & SCHOOL_MASKS[init]
             if follow:
-                mask = follow | (mask & RANK_MASKS[bout[-1][1] & 15])
-                if mask == follow:  # the usual case: one school's lane, straight from the cache
-                    self._legal_at, self._legal = len(self.history), mask
-                    lane = mask >> (init << 4)
-                    cached = _LANE_PLAYS[init].get(lane)
-                    return cached if cached is not None else _lane_plays(init, lane)
-        self._legal_at, self._legal = len(self.history), mask
-        out: tuple[Action, ...] = ()
+                challenges = hand & RANK_MASKS[bout[-1][1] & 15] & ~follow
+                if not challenges:  # the usual case: one school's lane, straight from the cache
+                    lane = follow >> (init << 4)
+                    return _LANE_PLAYS[init].get(lane) or _lane_plays(init, lane)
+                hand = follow | challenges
+        out: list[Action] = []
         for s in self.schools:
-            shift = s << 4
-            lane = (mask >> shift) & 0xFFFF
+            lane = (hand >> (s << 4)) & 0xFFFF
             if lane:
-                cached = _LANE_PLAYS[s].get(lane)
-                if cached is None:
-                    cached = _lane_plays(s, lane)
-                if lane << shift == mask:
-                    return cached
-                out += cached
+                out += _LANE_PLAYS[s].get(lane) or _lane_plays(s, lane)
         return out
 
     def apply(self, action: Action, seat: int | None = None) -> None:
-        """Same contract as :meth:`State.apply`, with a fast path for the common case."""
+        """Same contract as :meth:`State.apply`, with a fast path for cards played with 3+ players.
+
+        The fast path is the whole bout logic of :meth:`_add_card`, :meth:`_after_card` and
+        :meth:`_resolve_bout` inlined; tests check it against the general path.
+        """
         if type(action) is Play and self.phase == PHASE_PLAY and (seat is None or seat == self.turn):
             seat = self.turn
-            history = self.history
             c = action.card
-            legal = self._legal if self._legal_at == len(history) else self.legal_mask(seat)
-            if not legal >> c & 1:
-                raise IllegalAction(self.why_illegal(action, seat))
-            history.append((seat, action))
+            hands = self.hands
+            hand = hands[seat]
             bout = self.bout
-            if self.fast_bouts and 0 < len(bout) < self.n - 1 and (bout[-1][1] ^ c) & 15:
-                # the common case inline: a card that neither leads, Challenges nor ends the bout
-                self.hands[seat] ^= 1 << c
+            bit = _BIT[c]
+            if not hand & bit or (
+                bout
+                and c >> 4 != self.initiating
+                and (c ^ bout[-1][1]) & 15
+                and hand & SCHOOL_MASKS[self.initiating]
+            ):
+                raise IllegalAction(self.why_illegal(action, seat))
+            self.history.append((seat, action))
+            if not self.fast_bouts:
+                self._apply(seat, action)
+                if self.phase != PHASE_PLAY and self.rng is not None:
+                    self._settle_chance()
+                return
+            hands[seat] = hand ^ bit
+            school = c >> 4
+            if not bout:
+                self.initiating = school
+                if self.preferred < 0:
+                    self.preferred = school
                 bout.append((seat, c))
-                top = self.top
-                if c >> 4 == top >> 4:
-                    if c > top:
-                        self.top, self.top_actor = c, seat
-                elif c >> 4 == self.preferred:
-                    self.top, self.top_actor = c, seat
+                self.top, self.top_actor = c, seat
                 self.turn = (seat + 1) % self.n
                 return
-            self._apply(seat, action)
-            if self.phase != PHASE_PLAY and self.rng is not None:
-                self._settle_chance()
+            last = bout[-1][1]
+            bout.append((seat, c))
+            if not (last ^ c) & 15 and school != self.preferred:
+                self.preferred = school  # a Challenge: same rank as the card just before
+                self.top_actor, self.top = self._bout_winner()
+            else:
+                top = self.top
+                if school == top >> 4:
+                    if c > top:
+                        self.top, self.top_actor = c, seat
+                elif school == self.preferred:
+                    self.top, self.top_actor = c, seat
+            if len(bout) < self.n:
+                self.turn = (seat + 1) % self.n
+                return
+            # the bout is complete: the holder collects it and leads next
+            winner = self.top_actor
+            side = self.side_of_seat[winner]
+            (_, c0), (_, c1), (_, c2), *rest = bout
+            mask = 1 << c0 | 1 << c1 | 1 << c2
+            for _, c in rest:
+                mask |= 1 << c
+            self.collected[side] |= mask
+            self.collected_count[side] += self.n
+            self.previous_bout = tuple(bout)
+            self.previous_winner = winner
+            self.bout = []
+            self.initiating = -1
+            self.turn = winner
+            if not hands[seat]:  # every hand is the same size with 3+ players
+                self._end_round()
+                if self.rng is not None:
+                    self._settle_chance()
             return
         super().apply(action, seat)
 
@@ -551,17 +609,20 @@ class GorusMaximusState(State[GorusMaximusOptions]):
                 cards = list(_deck_cards(full)) if self.stock == full else _bits(self.stock)
                 rng.shuffle(cards)
                 total = HAND_SIZE if self.solo else HAND_SIZE * self.n
-                cards = cards[: total - self.dealt]
+                del cards[total - self.dealt :]
                 if self.solo:
-                    recipients = [0] * len(cards)
+                    recipients: Sequence[int] = (0,) * len(cards)
                 else:
-                    n, first = self.n, self.dealer + 1 + self.dealt
-                    recipients = [(first + k) % n for k in range(len(cards))]
+                    recipients = _deal_order(self.n, (self.dealer + 1 + self.dealt) % self.n, len(cards))
                 hands = self.hands
                 for c, seat in zip(cards, recipients):
                     hands[seat] |= 1 << c
-                    self.stock ^= 1 << c
-                history += [(CHANCE, DEAL[c][seat]) for c, seat in zip(cards, recipients)]
+                stock = self.stock
+                for hand in hands:
+                    stock &= ~hand
+                self.stock = stock
+                entries = _DEAL_ENTRIES
+                history += [entries[c][seat] for c, seat in zip(cards, recipients)]
                 self.dealt += len(cards)
                 self._begin_play()
             elif phase in (PHASE_DRAW, PHASE_REVEAL, PHASE_SCHOOLS):
