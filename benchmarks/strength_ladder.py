@@ -1,4 +1,4 @@
-"""Strength ladder: random < heuristic < ISMCTS (each level), per game, with 95% Wilson intervals.
+"""Strength ladder: random < heuristic < ISMCTS (each level), per game, with 95% intervals.
 
 Each rung puts one *candidate* agent in one seat against the rung below in every other seat,
 the candidate's seat rotating game by game, and reports its win share (shared wins count as
@@ -10,6 +10,11 @@ whole interval lies above the fair share. Rungs:
     ismcts-medium vs heuristic
     ismcts-hard   vs heuristic
 
+With ``--duplicate`` every deal (seed) is played once from every seat, so the luck of the
+deal is the same for the candidate and for the agents it is compared with, and the interval
+is a normal one over the per-deal mean shares (deals are the independent units); otherwise
+each game has its own seed and the interval is Wilson's over games.
+
 Games whose determinization sampler (``Game.sample_state``) does not work are skipped with a
 message. Results depend only on the seeds (ISMCTS levels are iteration budgets), so
 ``--workers`` changes the speed, never the figures. Per-move times of the candidate are
@@ -17,6 +22,7 @@ measured too, as CPU time of the deciding process (what a move costs one idle co
 clock on a shared machine also counts other jobs).
 
     python benchmarks/strength_ladder.py --games 100 --workers 2
+    python benchmarks/strength_ladder.py --game gladius --games 200 --duplicate --workers 2
     python benchmarks/strength_ladder.py --game gorus-maximus --rungs ismcts-easy:heuristic --games 40
     python benchmarks/strength_ladder.py --game gladius --options '{"fighter1": "murmillo"}'
 
@@ -27,6 +33,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -52,10 +60,12 @@ def build_agent(spec: str, game: Game, seed: int) -> Agent:
         for part in filter(None, spec[len("ismcts("):-1].split(",")):
             key, _, value = part.partition("=")
             key, value = key.strip(), value.strip()
-            if key in ("iterations", "horizon"):
+            if key in ("iterations", "horizon", "expand_after"):
                 kwargs[key] = int(value)
-            elif key in ("seconds", "exploration", "score_weight"):
+            elif key in ("seconds", "exploration", "score_weight", "anchor"):
                 kwargs[key] = float(value)
+            elif key == "paired":
+                kwargs[key] = value.lower() in ("1", "true", "yes")
             else:
                 kwargs[key] = value
         return ISMCTSAgent(seed, **kwargs)
@@ -93,12 +103,16 @@ def sampler_works(game: Game, options: Any) -> str | None:
     return None
 
 
-def play_one(args: tuple[str, Any, str, str, int, int]) -> tuple[float, float, list[float]]:
-    """One game: (candidate's return, candidate's score, candidate's per-move CPU seconds)."""
-    name, options, candidate, opponent, index, seed = args
+def play_one(args: tuple[str, Any, str, str, int, int, bool]) -> tuple[float, float, list[float]]:
+    """One game: (candidate's return, candidate's score, candidate's per-move CPU seconds).
+
+    In duplicate mode game ``index`` uses deal ``index // seats`` with the candidate in seat
+    ``index % seats``: every deal is played once from every seat.
+    """
+    name, options, candidate, opponent, index, seed, duplicate = args
     game = get_game(name)
-    state = game.new_initial_state(options, seed=seed + index)
-    n = state.num_seats()
+    n = game.num_seats(options)
+    state = game.new_initial_state(options, seed=seed + (index // n if duplicate else index))
     hero = index % n
     agents = [build_agent(candidate if s == hero else opponent, game, seed=(seed + index) * 16 + s)
               for s in range(n)]
@@ -117,8 +131,11 @@ def play_one(args: tuple[str, Any, str, str, int, int]) -> tuple[float, float, l
 
 
 def run_rung(name: str, options: Any, candidate: str, opponent: str, games: int, seed: int,
-             workers: int) -> dict[str, Any]:
-    jobs = [(name, options, candidate, opponent, i, seed) for i in range(games)]
+             workers: int, duplicate: bool = False) -> dict[str, Any]:
+    seats = get_game(name).num_seats(options)
+    if duplicate:
+        games = -(-games // seats) * seats  # whole deals only
+    jobs = [(name, options, candidate, opponent, i, seed, duplicate) for i in range(games)]
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
             results = list(pool.map(play_one, jobs, chunksize=1))
@@ -127,6 +144,12 @@ def run_rung(name: str, options: Any, candidate: str, opponent: str, games: int,
     wins = sum(r for r, _, _ in results)
     times = [t for _, _, ts in results for t in ts]
     lo, hi = wilson(wins, games)
+    if duplicate and games >= 2 * seats:
+        # the deals are the independent units: a normal interval on the per-deal mean share,
+        # which is tighter than Wilson's on single games whenever the deal decides much
+        per_deal = [sum(r for r, _, _ in results[i:i + seats]) / seats for i in range(0, games, seats)]
+        half = 1.96 * statistics.stdev(per_deal) / math.sqrt(len(per_deal))
+        lo, hi = max(0.0, wins / games - half), min(1.0, wins / games + half)
     return {
         "wins": wins, "games": games, "share": wins / games, "lo": lo, "hi": hi,
         "score": sum(s for _, s, _ in results) / games,
@@ -176,6 +199,8 @@ def main() -> None:
     parser.add_argument("--rungs", default="", help="candidate:opponent,... (default: the full ladder)")
     parser.add_argument("--seed", type=int, default=20_000)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--duplicate", action="store_true",
+                        help="play every deal once from every seat; the interval is over deals")
     parser.add_argument("--timing", action="store_true",
                         help="only time each ISMCTS level on the opening decisions (every seat searching)")
     parser.add_argument("--timing-games", type=int, default=3)
@@ -206,7 +231,8 @@ def main() -> None:
             continue
         fair = 1 / game.num_seats(options)
         for candidate, opponent in rungs:
-            r = run_rung(name, options, candidate, opponent, args.games, args.seed, args.workers)
+            r = run_rung(name, options, candidate, opponent, args.games, args.seed, args.workers,
+                         args.duplicate)
             ci = f"[{r['lo']:.1%}, {r['hi']:.1%}]"
             climbed = "yes" if r["lo"] > fair else ("no" if r["hi"] < fair else "not yet (CI spans fair)")
             print(f"{name:15} {candidate:40} {opponent:10} {r['games']:>5} {r['share']:>7.1%} "

@@ -48,6 +48,9 @@ class Budget:
     iterations: int
     rollout: str = "random"  # "random" or "heuristic"
     score_weight: float = 0.0  # share of the final reward that comes from the rescaled score
+    paired: bool = False  # every sampled deal is tried under every root move (see ISMCTSAgent)
+    anchor: float | None = None  # keep the heuristic's move unless another beats it by this many SEs
+    expand_after: int = 1  # visits of an edge before its child node joins the tree
 
 
 # Per level and game, measured to answer within 1 s per move on the reference 2-core machine
@@ -105,6 +108,9 @@ class ISMCTSAgent(Agent):
         exploration: float = 0.7,
         horizon: int | None = None,
         score_weight: float | None = None,
+        paired: bool | None = None,
+        anchor: float | None = None,
+        expand_after: int | None = None,
     ) -> None:
         super().__init__(seed)
         if rollout not in (None, "heuristic", "random"):
@@ -121,7 +127,15 @@ class ISMCTSAgent(Agent):
         if score_weight is not None and not 0 <= score_weight <= 1:
             raise ValueError("score_weight must be between 0 and 1")
         self.score_weight = score_weight
+        if anchor is not None and anchor < 0:
+            raise ValueError("anchor must be at least 0 (standard errors)")
+        if expand_after is not None and expand_after < 1:
+            raise ValueError("expand_after must be at least 1")
+        self.paired = paired
+        self.anchor = anchor
+        self.expand_after = expand_after
         self._score_weight = 0.0
+        self._level = Budget(1)
         self._policies: dict[tuple[str, int], Agent | None] = {}
         self._rollout_kind = "random"
         self.last_iterations = 0  # of the last search, for benchmarks and tests
@@ -132,19 +146,32 @@ class ISMCTSAgent(Agent):
 
         Explicit settings win; what is left unset comes from the level's budget for the game.
         """
+        level = self._settings(game)
+        if self.iterations is None and self.seconds is None:
+            return level.iterations, None, level.rollout, level.score_weight
+        return self.iterations, self.seconds, level.rollout, level.score_weight
+
+    def _settings(self, game: Game) -> Budget:
+        """The level's budget for ``game`` with every explicit setting laid over it."""
         table = LEVELS[self.level]
         level = table.get(game.name, table["*"])
-        rollout = self.rollout or level.rollout
-        weight = level.score_weight if self.score_weight is None else self.score_weight
-        if self.iterations is None and self.seconds is None:
-            return level.iterations, None, rollout, weight
-        return self.iterations, self.seconds, rollout, weight
+        return Budget(
+            level.iterations,
+            self.rollout or level.rollout,
+            level.score_weight if self.score_weight is None else self.score_weight,
+            level.paired if self.paired is None else self.paired,
+            level.anchor if self.anchor is None else self.anchor,
+            level.expand_after if self.expand_after is None else self.expand_after,
+        )
 
     # ------------------------------------------------------------------ acting
     def act(self, view: SeatView) -> Action:
         legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]
+        level = self._settings(view.game)
+        if level.paired:
+            return self._act_paired(view, level)
         visits = self.search(view)
         best, best_key = legal[0], (-1.0, -math.inf)
         for action in legal:
@@ -157,20 +184,94 @@ class ISMCTSAgent(Agent):
         """Run the search; for each of the seat's first actions, (visits, mean reward)."""
         game = view.game
         iterations, seconds, self._rollout_kind, self._score_weight = self.budget(game)
+        self._level = self._settings(game)
         deadline = None if seconds is None else time.perf_counter() + seconds
         root = _Node()
         first: dict[Action, list[float]] = {}
         done = 0
-        while (iterations is None or done < iterations) and (deadline is None or time.perf_counter() < deadline):
-            self._iterate(view, root, first)
-            done += 1
+        if self._level.paired:
+            for action, rewards in self._search_paired(view, root, iterations, deadline).items():
+                first[action] = [len(rewards), sum(rewards)]
+            done = sum(int(s[0]) for s in first.values())
+        else:
+            while (iterations is None or done < iterations) and (
+                deadline is None or time.perf_counter() < deadline
+            ):
+                self._iterate(view, root, first, view.game.sample_state(view, self.rng))
+                done += 1
         self.last_iterations = done
         return {a: (int(s[0]), s[1] / s[0] if s[0] else 0.0) for a, s in first.items()}
 
-    def _iterate(self, view: SeatView, root: _Node, first: dict[Action, list[float]]) -> None:
+    # ------------------------------------------------------------------ paired root
+    def _search_paired(
+        self, view: SeatView, root: _Node, iterations: int | None, deadline: float | None
+    ) -> dict[Action, list[float]]:
+        """Each sampled deal, with its own chance to come, is played out under every root move.
+
+        The root moves are then compared on the same deals and the same draws (common random
+        numbers), so the luck of the deal cancels out of the comparison; in luck-heavy games
+        this needs far fewer iterations than comparing each move on its own deals.
+        """
+        legal = view.legal_actions
+        rewards: dict[Action, list[float]] = {a: [] for a in legal}
+        done = 0
+        while (iterations is None or done < iterations) and (deadline is None or time.perf_counter() < deadline):
+            sample = view.game.sample_state(view, self.rng)
+            for action in legal:
+                first: dict[Action, list[float]] = {}
+                self._iterate(view, root, first, sample.clone(), forced=action)
+                rewards[action].append(first[action][1])
+            done += len(legal)
+        return rewards
+
+    def _act_paired(self, view: SeatView, level: Budget) -> Action:
+        """Best root move on paired rewards; with an anchor, the heuristic's move unless beaten clearly."""
+        game = view.game
+        iterations, seconds, self._rollout_kind, self._score_weight = self.budget(game)
+        self._level = level
+        deadline = None if seconds is None else time.perf_counter() + seconds
+        rewards = self._search_paired(view, _Node(), iterations, deadline)
+        self.last_iterations = sum(len(r) for r in rewards.values())
+        legal = view.legal_actions
+        default = None
+        if level.anchor is not None:
+            policy = self._heuristic(game, view.seat)
+            default = None if policy is None else policy.act(view)
+        if default is None or default not in rewards:
+            return max(legal, key=lambda a: sum(rewards[a]) / max(1, len(rewards[a])))
+        base = rewards[default]
+        n = len(base)
+        best, best_gain = default, 0.0
+        for action in legal:
+            if action == default or n < 2:
+                continue
+            diffs = [x - y for x, y in zip(rewards[action], base)]
+            mean = sum(diffs) / n
+            spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
+            if mean > level.anchor * spread and mean > best_gain:  # type: ignore[operator]
+                best, best_gain = action, mean
+        return best
+
+    def _heuristic(self, game: Game, seat: int) -> Agent | None:
+        key = ("anchor:" + game.name, seat)
+        if key not in self._policies:
+            try:
+                self._policies[key] = make_agent("heuristic", game, seed=seat)
+            except UnknownAgent:
+                self._policies[key] = None
+        return self._policies[key]
+
+    def _iterate(
+        self,
+        view: SeatView,
+        root: _Node,
+        first: dict[Action, list[float]],
+        state: State,
+        forced: Action | None = None,
+    ) -> None:
         rng = self.rng
         me = view.seat
-        state = view.game.sample_state(view, rng)
+        expand_after = self._level.expand_after
         node = root
         path: list[tuple[int, list[float]]] = []
         mine: list[float] | None = None  # the stats of the observer's first decision
@@ -202,7 +303,10 @@ class ISMCTSAgent(Agent):
                     value = s[2] / s[0] + c * math.sqrt(math.log(s[1]) / s[0])
                     if value > best_value:
                         best, best_value = action, value
-            action = untried[rng.below(len(untried))] if untried else best  # type: ignore[assignment]
+            if forced is not None and seat == me and mine is None:
+                action = forced
+            else:
+                action = untried[rng.below(len(untried))] if untried else best  # type: ignore[assignment]
             s = stats[(seat, action)]
             path.append((seat, s))
             if seat == me and mine is None:
@@ -212,7 +316,8 @@ class ISMCTSAgent(Agent):
             state.apply(action, seat)
             child = node.children.get(key)
             if child is None:
-                node.children[key] = _Node()
+                if s[0] + 1 >= expand_after:  # this visit is counted below
+                    node.children[key] = _Node()
                 break
             node = child
         rewards = self._rollout(state, view)

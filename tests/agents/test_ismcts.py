@@ -165,3 +165,67 @@ def test_bad_settings_are_refused():
         ISMCTSAgent(rollout="greedy")
     with pytest.raises(ValueError):
         ISMCTSAgent(iterations=0)
+
+
+def test_paired_root_tries_every_deal_under_every_move():
+    view = GAME.new_initial_state({"players": 4}, seed=21).view(0)
+    agent = ISMCTSAgent(3, iterations=8 * len(view.legal_actions), rollout="random", paired=True)
+    stats = agent.search(view)
+    assert set(stats) == set(view.legal_actions)
+    assert {n for n, _ in stats.values()} == {8}  # 8 deals, each under every first move
+    assert agent.last_iterations == 8 * len(view.legal_actions)
+    again = ISMCTSAgent(3, iterations=8 * len(view.legal_actions), rollout="random", paired=True).search(view)
+    assert again == stats
+
+
+def test_paired_root_with_an_anchor_keeps_the_heuristic_move_unless_clearly_beaten():
+    from ludus.agents.heuristics.gorus_maximus import GorusMaximusHeuristic
+
+    state = GAME.new_initial_state({"players": 4}, seed=33)
+    for _ in range(6):
+        state.apply(state.legal_actions()[0])
+    view = state.view(state.current_seats()[0])
+    assert len(view.legal_actions) > 1
+    expected = GorusMaximusHeuristic(0).act(view)
+    stubborn = ISMCTSAgent(1, iterations=6 * len(view.legal_actions), rollout="heuristic", paired=True, anchor=1e9)
+    assert stubborn.act(view) == expected
+    # a decided endgame where the anchor's move loses: it gives way to the move that wins every deal
+    losing = PLAY[parse_card("GA5")]
+
+    class Losing(GorusMaximusHeuristic):
+        def act(self, view):
+            return losing
+
+    endgame_view = endgame().view(0)
+    for seed in range(3):
+        agent = ISMCTSAgent(seed, iterations=20, rollout="random", paired=True, anchor=1.0)
+        agent._heuristic = lambda game, seat: Losing(0)  # type: ignore[method-assign]
+        assert agent.act(endgame_view) == PLAY[parse_card("GA10")]
+
+
+def test_expansion_threshold_keeps_nodes_out_of_the_tree_until_visited_enough():
+    from ludus.agents import ismcts
+
+    view = GAME.new_initial_state({"players": 4}, seed=8).view(0)
+    grown: list[int] = []
+    original = ismcts._Node.__init__
+
+    def counting_init(self):
+        original(self)
+        grown.append(1)
+
+    for expand_after, expect_tree in ((1, True), (10_000, False)):
+        grown.clear()
+        ismcts._Node.__init__ = counting_init  # type: ignore[method-assign]
+        try:
+            ISMCTSAgent(2, iterations=30, rollout="random", expand_after=expand_after).search(view)
+        finally:
+            ismcts._Node.__init__ = original  # type: ignore[method-assign]
+        assert (len(grown) > 1) == expect_tree  # the root is always there
+
+
+def test_bad_search_settings_are_refused():
+    with pytest.raises(ValueError):
+        ISMCTSAgent(anchor=-1.0)
+    with pytest.raises(ValueError):
+        ISMCTSAgent(expand_after=0)
