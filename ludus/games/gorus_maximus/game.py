@@ -70,6 +70,8 @@ class Play(Action):
 
 PLAY = tuple(Play(c) for c in range(NUM_SCHOOLS * 16))
 _BIT = tuple(1 << c for c in range(NUM_SCHOOLS * 16))
+_CHALLENGE_MASKS = tuple(tuple(RANK_MASKS[r] & ~SCHOOL_MASKS[s] for r in range(16)) for s in range(NUM_SCHOOLS))
+"""Per initiating school and rank: the cards of that rank in every other school."""
 """Each card's bit, built once so the hot path allocates no new integers for it."""
 _LANE_PLAYS: tuple[dict[int, tuple[Play, ...]], ...] = tuple({} for _ in range(NUM_SCHOOLS))
 """Per school, the Play actions of each 16-bit lane of a hand: legal moves without a bit loop."""
@@ -513,7 +515,7 @@ class GorusMaximusState(State[GorusMaximusOptions]):
             init = self.initiating
             follow = hand & SCHOOL_MASKS[init]
             if follow:
-                challenges = hand & RANK_MASKS[bout[-1][1] & 15] & ~follow
+                challenges = hand & _CHALLENGE_MASKS[init][bout[-1][1] & 15]
                 if not challenges:  # the usual case: one school's lane, straight from the cache
                     lane = follow >> (init << 4)
                     return _LANE_PLAYS[init].get(lane) or _lane_plays(init, lane)
