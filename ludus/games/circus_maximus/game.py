@@ -134,6 +134,93 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+# ---------------------------------------------------------------- observation helpers
+# Observations are built for every decision of every rollout, so the card keys of a card
+# set (a bitmask) are looked up in tables made once per card-data object, and whole sets
+# are remembered (the same few masks recur all the time); the keys come out exactly as a
+# walk over the set bits, lowest card id first, would give them.
+_KEY_MEMO_LIMIT = 4096
+
+
+class _KeysOf(dict):  # type: ignore[type-arg]
+    """Card set (bitmask) -> tuple of the keys of its cards, lowest card id first (remembered)."""
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        super().__init__()
+        self.names = names
+
+    def __missing__(self, mask: int) -> tuple[str, ...]:
+        names = self.names
+        keys = tuple(names[c] for c in iter_bits(mask))
+        if len(self) >= _KEY_MEMO_LIMIT:
+            self.clear()
+        self[mask] = keys
+        return keys
+
+
+class _ObsKeys:
+    """The key tables of one card-data object."""
+
+    __slots__ = ("data", "favours", "tickets", "visitors", "visitor_of", "fav", "tkt", "vis")
+
+    def __init__(self, d: CardData) -> None:
+        self.data = d
+        self.favours = _KeysOf(tuple(FAVOUR_KEYS[k] for k in d.favour_kind_of))
+        self.tickets = _KeysOf(tuple(d.tickets[k].key for k in d.ticket_kind_of))
+        self.visitor_of = tuple(d.visitors[k].key for k in d.visitor_kind_of)
+        self.visitors = _KeysOf(self.visitor_of)
+        # bound lookups: ``fav(mask)`` etc. are plain dict look-ups once a set has been seen
+        self.fav = self.favours.__getitem__
+        self.tkt = self.tickets.__getitem__
+        self.vis = self.visitors.__getitem__
+
+
+_OBS_KEYS: dict[int, _ObsKeys] = {}
+
+
+def _obs_keys(d: CardData) -> _ObsKeys:
+    keys = _OBS_KEYS.get(id(d))
+    if keys is None or keys.data is not d:
+        if len(_OBS_KEYS) > 64:
+            _OBS_KEYS.clear()
+        keys = _OBS_KEYS[id(d)] = _ObsKeys(d)
+    return keys
+
+
+def _new_observation(fields: dict[str, Any]) -> CircusMaximusObservation:
+    """The observation with exactly these field values.
+
+    Same object as ``CircusMaximusObservation(**fields)`` (the class has no defaults and no
+    ``__post_init__``), without the frozen ``__init__``'s forty guarded attribute writes;
+    ``fields`` must name every field, in declaration order (the tests check both).
+    """
+    obs = object.__new__(CircusMaximusObservation)
+    obs.__dict__.update(fields)
+    return obs
+
+
+_HAND_RANKS = tuple(tuple(r + 1 for r in iter_bits(h)) for h in range(ALL_TRADERS + 1))
+
+
+def _hand_ranks(hand: int) -> tuple[int, ...]:
+    """The ranks in a hand of traders (bit r-1 = rank r), lowest first."""
+    if 0 <= hand <= ALL_TRADERS:
+        return _HAND_RANKS[hand]
+    return tuple(r + 1 for r in iter_bits(hand))
+
+
+_PASSED: dict[tuple[int, int], tuple[bool, ...]] = {}
+
+
+def _passed_flags(passed: int, n: int) -> tuple[bool, ...]:
+    flags = _PASSED.get((passed, n))
+    if flags is None:
+        flags = tuple(bool(passed >> s & 1) for s in range(n))
+        if len(_PASSED) < 1024:
+            _PASSED[(passed, n)] = flags
+    return flags
+
+
 class CircusMaximusState(State[CircusMaximusOptions]):
     """One position. Card zones are bitmasks over card ids (see :mod:`.data`)."""
 
@@ -924,58 +1011,50 @@ class CircusMaximusState(State[CircusMaximusOptions]):
 
     # ================================================================ views
     def observation(self, seat: int | None) -> CircusMaximusObservation:
-        d = self.data
-
-        def fav_keys(mask: int) -> tuple[str, ...]:
-            return tuple(FAVOUR_KEYS[d.favour_kind_of[c]] for c in iter_bits(mask))
-
-        def tkt_keys(mask: int) -> tuple[str, ...]:
-            return tuple(d.tickets[d.ticket_kind_of[c]].key for c in iter_bits(mask))
-
-        def vis_keys(mask: int) -> tuple[str, ...]:
-            return tuple(d.visitors[d.visitor_kind_of[c]].key for c in iter_bits(mask))
-
-        return CircusMaximusObservation(
-            seat=seat,
-            players=self.n,
-            caesar_variant=self.options.caesar,
-            cards=self.options.cards,
-            day=self.day,
-            phase=self.stage,
-            phase_name=PHASE_NAMES[self.stage],
-            resolving=self.resolving,
-            to_act=self.current_seats(),
-            starting=self.starting,
-            start_card_at_villa=self.sp_at_villa,
-            turn=self.turn,
-            passed=tuple(bool(self.passed >> s & 1) for s in range(self.n)),
-            extra_traders=self.extra,
-            pending_visitor=None if self.pending_visitor < 0 else d.visitors[d.visitor_kind_of[self.pending_visitor]].key,
-            resolving_line=LINE_KEYS[self.res_line] if self.resolving else None,
-            resolving_index=self.res_pos if self.resolving else -1,
-            second_pick=self.res_again,
-            lines=tuple(tuple(line) for line in self.lines),
-            hands=tuple(tuple(r + 1 for r in iter_bits(h)) for h in self.hands),
-            favours=tuple(fav_keys(m) for m in self.favours),
-            tickets=tuple(tkt_keys(m) for m in self.tickets),
-            sales=self._sales_keys(),
-            past_sales=tuple(self.past_sales),
-            favour_display=fav_keys(self.fav_display),
-            forum=tkt_keys(self.forum),
-            venues=tuple(vis_keys(m) for m in self.venue_vis),
-            bonus=tuple(self.bonus),
-            caesar_used=self.caesar_used,
-            favour_deck=fav_keys(self.fav_deck),
-            ticket_deck=tkt_keys(self.tkt_deck),
-            visitor_deck=vis_keys(self.vis_deck),
-            favours_out=fav_keys(self.fav_gone),
-            visitors_out=vis_keys(self.vis_box),
-            draws=tuple(self.draws),
-            setup_tickets=tuple(self.setup_counts),
-            scores=tuple(self.totals),
-            day_scores=tuple(tuple(x) for x in self.day_scores),
-            favour_coins=None if self.favour_coins is None else tuple(self.favour_coins),
-        )
+        keys = _obs_keys(self.data)
+        fav_keys, tkt_keys, vis_keys = keys.fav, keys.tkt, keys.vis
+        n = self.n
+        return _new_observation({
+            "seat": seat,
+            "players": n,
+            "caesar_variant": self.options.caesar,
+            "cards": self.options.cards,
+            "day": self.day,
+            "phase": self.stage,
+            "phase_name": PHASE_NAMES[self.stage],
+            "resolving": self.resolving,
+            "to_act": self.current_seats(),
+            "starting": self.starting,
+            "start_card_at_villa": self.sp_at_villa,
+            "turn": self.turn,
+            "passed": _passed_flags(self.passed, n),
+            "extra_traders": self.extra,
+            "pending_visitor": None if self.pending_visitor < 0 else keys.visitor_of[self.pending_visitor],
+            "resolving_line": LINE_KEYS[self.res_line] if self.resolving else None,
+            "resolving_index": self.res_pos if self.resolving else -1,
+            "second_pick": self.res_again,
+            "lines": tuple(map(tuple, self.lines)),
+            "hands": tuple(map(_hand_ranks, self.hands)),
+            "favours": tuple(map(fav_keys, self.favours)),
+            "tickets": tuple(map(tkt_keys, self.tickets)),
+            "sales": self._sales_keys() if any(self.sales) else ((),) * len(self.sales),
+            "past_sales": tuple(self.past_sales),
+            "favour_display": fav_keys(self.fav_display),
+            "forum": tkt_keys(self.forum),
+            "venues": tuple(map(vis_keys, self.venue_vis)),
+            "bonus": tuple(self.bonus),
+            "caesar_used": self.caesar_used,
+            "favour_deck": fav_keys(self.fav_deck),
+            "ticket_deck": tkt_keys(self.tkt_deck),
+            "visitor_deck": vis_keys(self.vis_deck),
+            "favours_out": fav_keys(self.fav_gone),
+            "visitors_out": vis_keys(self.vis_box),
+            "draws": tuple(self.draws),
+            "setup_tickets": tuple(self.setup_counts),
+            "scores": tuple(self.totals),
+            "day_scores": tuple(map(tuple, self.day_scores)),
+            "favour_coins": None if self.favour_coins is None else tuple(self.favour_coins),
+        })
 
     # ================================================================ copies
     def clone(self) -> CircusMaximusState:
