@@ -15,11 +15,11 @@ store counts and chance picks a kind with probability proportional to its count.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
-from ...core.bits import iter_bits, popcount
+from ...core.bits import popcount
 from ...core.errors import IllegalAction, InvalidOptions, RecordError
 from ...core.game import CHANCE, Action, Game, Observation, SeatView, State
 from ...core.options import option
@@ -34,6 +34,8 @@ PHASES = ("first", "deal", "draw", "discard", "attack", "defend", "skip", "reshu
 _PHASE_OF = {name: i for i, name in enumerate(PHASES)}
 _DRAW_PHASES = (DEAL, DRAW, MINI_DEF, MINI_ATK)
 _CHANCE_SEATS = (CHANCE,)
+_DECISIONS = frozenset((ATTACK, DISCARD, DEFEND))
+_NOT_CHANCE = _DECISIONS | {OVER}
 END_REASONS = ("", "knockout", "deck", "turn-limit")
 
 
@@ -236,7 +238,12 @@ PLAYER_ACTIONS = (Attack, Defend, Discard)
 # ----------------------------------------------------------------------------- setup
 @dataclass(frozen=True, eq=False)
 class Setup:
-    """Everything fixed for one game's options: the deck, who may use what, hit points."""
+    """Everything fixed for one game's options: the deck, who may use what, hit points.
+
+    Besides the fields given to it, a setup precomputes lookup tables (``keys``, ``card_keys``,
+    ``card_kind_mask`` ...) so that observations and bots do not rebuild card keys or walk
+    masks bit by bit: they are derived from ``kinds`` and ``kind_mask`` alone.
+    """
 
     catalogue: Catalogue
     sides: tuple[CardSet, CardSet]
@@ -258,13 +265,55 @@ class Setup:
     discard_actions: tuple[Discard, ...]
     draw_actions: tuple[tuple[DrawCard, ...], tuple[DrawCard, ...]]
     mini_actions: tuple[MiniDraw, ...]
+    # derived tables (set in __post_init__)
+    keys: tuple[str, ...] = field(init=False, repr=False)
+    """``kinds[k].key`` for every kind (built once: ``Card.key`` formats a new string per call)."""
+    card_keys: tuple[str, ...] = field(init=False, repr=False)
+    """The key of every physical card index."""
+    card_kind_mask: tuple[int, ...] = field(init=False, repr=False)
+    """For every physical card index, the mask of all copies of its kind."""
+    card_other: tuple[int, ...] = field(init=False, repr=False)
+    """For every physical card index, ``~card_kind_mask[i]``: clears all copies of its kind."""
+    kind_counts: tuple[int, ...] = field(init=False, repr=False)
+    """Copies of each kind in the whole deck."""
+    fighters: tuple[str, str] = field(init=False, repr=False)
+    """The two fighter type ids."""
+    count_pairs: tuple[tuple[tuple[str, int], ...], ...] = field(init=False, repr=False)
+    """``count_pairs[k][n] == (keys[k], n)`` for every possible count ``n`` of kind ``k``."""
+    kind_groups: tuple[tuple[int, int, tuple[int, ...], dict[int, tuple[tuple[str, int], ...]] | None], ...] = (
+        field(init=False, repr=False))
+    """Runs of consecutive kinds spanning at most ``_GROUP_BITS`` cards, as (first card index,
+    mask of the run's width, kinds, memo of :meth:`kind_counts_of` for the run's sub-masks);
+    a kind with more copies is a run of its own without a memo."""
+
+    def __post_init__(self) -> None:
+        keys = tuple(c.key for c in self.kinds)
+        init = object.__setattr__
+        init(self, "keys", keys)
+        init(self, "card_keys", tuple(keys[k] for k in self.card_kind))
+        init(self, "card_kind_mask", tuple(self.kind_mask[k] for k in self.card_kind))
+        init(self, "card_other", tuple(~self.kind_mask[k] for k in self.card_kind))
+        init(self, "kind_counts", tuple(c.count for c in self.kinds))
+        init(self, "fighters", (self.sides[0].id, self.sides[1].id))
+        init(self, "count_pairs", tuple(tuple((keys[k], n) for n in range(c.count + 1))
+                                        for k, c in enumerate(self.kinds)))
+        runs: list[tuple[int, int, list[int]]] = []  # (first card, end card, kinds)
+        for k, km in enumerate(self.kind_mask):
+            start, end = (km & -km).bit_length() - 1, km.bit_length()
+            if runs and end - runs[-1][0] <= _GROUP_BITS:
+                runs[-1] = (runs[-1][0], end, runs[-1][2] + [k])
+            else:
+                runs.append((start, end, [k]))
+        init(self, "kind_groups", tuple((start, (1 << (end - start)) - 1, tuple(ks),
+                                         {} if end - start <= _GROUP_BITS else None)
+                                        for start, end, ks in runs))
 
     @property
     def n_cards(self) -> int:
         return len(self.card_kind)
 
     def counts(self) -> list[int]:
-        return [c.count for c in self.kinds]
+        return list(self.kind_counts)
 
     def set_name(self, set_id: str) -> str:
         if set_id == SHARED_ID:
@@ -276,26 +325,69 @@ class Setup:
         """Distinct kinds among the cards of ``mask``, in deck order."""
         out: list[int] = []
         ck = self.card_kind
-        last = -1
-        for b in iter_bits(mask):
-            k = ck[b]
-            if k != last:
-                out.append(k)
-                last = k
+        other = self.card_other
+        while mask:
+            b = (mask & -mask).bit_length() - 1
+            out.append(ck[b])
+            mask &= other[b]  # skip the other copies of this kind
+        return out
+
+    def kind_actions(self, actions: tuple[Action, ...], mask: int) -> list[Action]:
+        """``[actions[k] for k in kinds_in(mask)]``, in one pass."""
+        out: list[Action] = []
+        ck = self.card_kind
+        other = self.card_other
+        while mask:
+            b = (mask & -mask).bit_length() - 1
+            out.append(actions[ck[b]])
+            mask &= other[b]
         return out
 
     def count_kinds(self, mask: int) -> list[int]:
-        out = [0] * len(self.kinds)
-        ck = self.card_kind
-        for b in iter_bits(mask):
-            out[ck[b]] += 1
+        return [(mask & km).bit_count() for km in self.kind_mask]
+
+    def kind_counts_of(self, mask: int) -> tuple[tuple[str, int], ...]:
+        """``(key, copies)`` for each kind present in ``mask``, in deck order."""
+        out: tuple[tuple[str, int], ...] = ()
+        for shift, width, ks, memo in self.kind_groups:
+            sub = (mask >> shift) & width
+            if sub:
+                part = None if memo is None else memo.get(sub)
+                if part is None:
+                    part = self._kind_counts(sub << shift, ks)
+                    if memo is not None:
+                        memo[sub] = part
+                out += part
         return out
 
-    def keys_of(self, mask: int) -> tuple[str, ...]:
-        kinds = self.kinds
-        ck = self.card_kind
-        return tuple(kinds[ck[b]].key for b in iter_bits(mask))
+    def _kind_counts(self, mask: int, kinds: Iterable[int]) -> tuple[tuple[str, int], ...]:
+        pairs = self.count_pairs
+        kind_mask = self.kind_mask
+        return tuple(pairs[k][(mask & kind_mask[k]).bit_count()] for k in kinds if mask & kind_mask[k])
 
+    def keys_of(self, mask: int) -> tuple[str, ...]:
+        keys = self.card_keys
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(keys[low.bit_length() - 1])
+            mask ^= low
+        return tuple(out)
+
+    def keys_of_counts(self, counts: list[int]) -> tuple[str, ...]:
+        """Each kind's key repeated by its count, in deck order."""
+        if not any(counts):
+            return ()
+        keys = self.keys
+        out: list[str] = []
+        for k, n in enumerate(counts):
+            if n:
+                out += (keys[k],) * n
+        return tuple(out)
+
+
+_GROUP_BITS = 12
+"""Widest run of cards whose sub-masks :meth:`Setup.kind_counts_of` memoizes (4096 at most)."""
 
 _SETUPS: dict[tuple[Any, ...], Setup] = {}
 
@@ -367,6 +459,22 @@ def build_setup(options: GladiusOptions) -> Setup:
 
 def _low(mask: int) -> int:
     return mask & -mask
+
+
+def _nth_card(pile: int, r: int) -> int:
+    """Index of the ``r``-th card of ``pile`` (0-based, lowest first): 16 cards at a time, then
+    bit by bit (a draw picks one this way, so it runs for every draw of every rollout)."""
+    base = 0
+    while True:
+        n = (pile & 0xFFFF).bit_count()
+        if r < n:
+            break
+        r -= n
+        pile >>= 16
+        base += 16
+    for _ in range(r):
+        pile &= pile - 1
+    return base + (pile & -pile).bit_length() - 1
 
 
 # ----------------------------------------------------------------------------- reasons
@@ -475,6 +583,22 @@ class GladiusObservation(Observation):
         return out
 
 
+_OBS_FIELDS = tuple(GladiusObservation.__dataclass_fields__)
+
+
+def _new_observation(values: dict[str, Any]) -> GladiusObservation:
+    """The observation with exactly these field values.
+
+    The same object as ``GladiusObservation(**values)`` (the class has no defaults and no
+    ``__post_init__``), without the frozen ``__init__``'s 35 guarded attribute writes, which
+    cost as much as computing the values. ``values`` must name every field (``_OBS_FIELDS``),
+    in declaration order; the tests check that observations equal the constructor's.
+    """
+    obs = object.__new__(GladiusObservation)
+    object.__setattr__(obs, "__dict__", values)
+    return obs
+
+
 # ----------------------------------------------------------------------------- state
 class GladiusState(State[GladiusOptions]):
     """A Gladius position. Sides 0 and 1 are fighter 1 and 2 (in solo, side 1 is the automated opponent)."""
@@ -508,6 +632,11 @@ class GladiusState(State[GladiusOptions]):
         self.known = [[0] * nk, [0] * nk]
         self.unknown = [0, 0]
         self.end = ""
+        # what observations last showed, with what it was computed from (a copy): the discards,
+        # and per side the cards it knows the other holds; both change far less often than
+        # observations are made
+        self._seen_discard: tuple[int, tuple[tuple[str, int], ...]] = (0, ())
+        self._seen_known: tuple[tuple[list[int], tuple[str, ...]], ...] = (([0] * nk, ()), ([0] * nk, ()))
 
     def _start(self) -> None:
         """Resolve who moves first (or leave it to chance) and begin the deal."""
@@ -537,35 +666,33 @@ class GladiusState(State[GladiusOptions]):
         return _CHANCE_SEATS
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
-        seats = self.current_seats()
-        if seat is None:
-            if len(seats) != 1:
-                return []
-            seat = seats[0]
-        if seat not in seats:
-            return []
-        if seat == CHANCE:
-            return [a for a, _ in self.chance_outcomes()]
-        s = self.setup
         p = self.phase
+        if seat is None or seat != (1 - self.active if p == DEFEND else self.active) or p not in _DECISIONS:
+            seats = self.current_seats()
+            if seat is None:
+                if len(seats) != 1:
+                    return []
+                seat = seats[0]
+            if seat not in seats:
+                return []
+            if seat == CHANCE:
+                return [a for a, _ in self.chance_outcomes()]
+        s = self.setup
         hand = self.hands[seat]
         if p == ATTACK:
             if self.barred >= 0:
                 return [NO_ATTACK]
-            acts = s.attack_actions
-            out: list[Action] = [acts[k] for k in s.kinds_in(hand & s.attack_phys[seat])]
+            out = s.kind_actions(s.attack_actions, hand & s.attack_phys[seat])
             out.append(NO_ATTACK)
             return out
         if p == DEFEND:
             m = hand & s.defence_phys[seat]
             if s.kinds[self.pending].immobilize:
                 m &= s.evade_phys
-            dacts = s.defend_actions
-            out = [dacts[k] for k in s.kinds_in(m)]
+            out = s.kind_actions(s.defend_actions, m)
             out.append(NO_DEFENCE)
             return out
-        disc = s.discard_actions
-        return [disc[k] for k in s.kinds_in(hand)]
+        return s.kind_actions(s.discard_actions, hand)
 
     def why_illegal(self, action: Action, seat: int) -> str | None:
         t = type(action)
@@ -594,6 +721,19 @@ class GladiusState(State[GladiusOptions]):
         return illegal_reason(self.setup, phase=p, side=seat, held=set(self.setup.kinds_in(hand)),
                               hand_size=popcount(hand), hand_limit=self.options.hand_limit,
                               barred=self.barred, pending=self.pending, action=action)
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        # State.apply without its generic checks for the common case, the seat to move
+        # playing a legal move; anything else goes the general way (and raises there)
+        p = self.phase
+        if seat is not None and p in _DECISIONS and seat == (1 - self.active if p == DEFEND else self.active):
+            if self.why_illegal(action, seat) is None:
+                self._apply(seat, action)
+                self.history.append((seat, action))
+                if self.rng is not None:
+                    self._settle_chance()
+                return
+        super().apply(action, seat)
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         p = self.phase
@@ -626,16 +766,42 @@ class GladiusState(State[GladiusOptions]):
         if p in _DRAW_PHASES:
             s = self.setup
             pile = self.pile
-            r = rng.below(popcount(pile))
-            for _ in range(r):
-                pile &= pile - 1
-            k = s.card_kind[(pile & -pile).bit_length() - 1]
+            k = s.card_kind[_nth_card(pile, rng.below(pile.bit_count()))]
             if p == MINI_DEF or p == MINI_ATK:
                 return s.mini_actions[k]
             return s.draw_actions[self._draw_target()][k]
         if p == FIRST:
             return FirstPlayer(rng.below(2))
         return self.chance_outcomes()[0][0]
+
+    def _settle_chance(self) -> None:
+        # State._settle_chance with the chance test inlined: every phase but the decisions
+        # and the end is a chance node (see current_seats)
+        rng = self.rng
+        assert rng is not None
+        history = self.history
+        while True:
+            p = self.phase
+            if p == DRAW:
+                # the turn's draw, the commonest chance step: sample_chance and _apply inlined
+                s = self.setup
+                side = self.active
+                pile = self.pile
+                k = s.card_kind[_nth_card(pile, rng.below(pile.bit_count()))]
+                m = pile & s.kind_mask[k]
+                bit = m & -m
+                self.pile = pile ^ bit
+                self.hands[side] |= bit
+                if not self.solo:
+                    self.unknown[1 - side] += 1
+                self._after_maneuver()
+                history.append((CHANCE, s.draw_actions[side][k]))
+                continue
+            if p in _NOT_CHANCE:
+                return
+            outcome = self.sample_chance(rng)
+            self._apply(CHANCE, outcome)
+            history.append((CHANCE, outcome))
 
     def _draw_target(self) -> int:
         if self.phase == DEAL:
@@ -704,7 +870,7 @@ class GladiusState(State[GladiusOptions]):
                 self.phase = ADV_DEF if phase == MINI_DEF else ADV_ATK
 
     def _after_maneuver(self) -> None:
-        self.phase = DISCARD if popcount(self.hands[self.active]) > self.options.hand_limit else ATTACK
+        self.phase = DISCARD if self.hands[self.active].bit_count() > self.options.hand_limit else ATTACK
 
     def _begin_turn(self, side: int) -> None:
         self.turn += 1
@@ -725,6 +891,8 @@ class GladiusState(State[GladiusOptions]):
             else:
                 self.mini_left = self.setup.mini_atk
                 self._want_draw(MINI_ATK)
+        elif self.pile:  # _want_draw(DRAW) when there is a deck, the usual case
+            self.phase = DRAW
         else:
             self._want_draw(DRAW)
 
@@ -809,8 +977,8 @@ class GladiusState(State[GladiusOptions]):
         s = self.setup
         t = type(action)
         if t is DrawCard:
-            k = s.index[action.card]  # type: ignore[attr-defined]
-            bit = _low(self.pile & s.kind_mask[k])
+            m = self.pile & s.kind_mask[s.index[action.card]]  # type: ignore[attr-defined]
+            bit = m & -m
             self.pile ^= bit
             to = action.seat  # type: ignore[attr-defined]
             self.hands[to] |= bit
@@ -910,19 +1078,27 @@ class GladiusState(State[GladiusOptions]):
 
     # ----------------------------------------------------------------- views
     def _key(self, k: int) -> str | None:
-        return None if k < 0 else self.setup.kinds[k].key
+        return None if k < 0 else self.setup.keys[k]
 
     def _keys_of_counts(self, counts: list[int]) -> tuple[str, ...]:
-        kinds = self.setup.kinds
-        return tuple(kinds[k].key for k, n in enumerate(counts) for _ in range(n))
+        return self.setup.keys_of_counts(counts)
 
     def _pair(self, p: tuple[int, int] | None) -> tuple[int, str | None] | None:
         return None if p is None else (p[0], self._key(p[1]))
 
     def observation(self, seat: int | None) -> GladiusObservation:
+        # Runs for every decision of every heuristic rollout, so it avoids helper calls and
+        # the frozen dataclass __init__ (see _new_observation); the values are exactly those
+        # of the straightforward construction, which the tests check.
         s = self.setup
-        cur = self.current_seats()
-        to_act = cur[0] if cur and cur[0] != CHANCE else None
+        keys = s.keys
+        p = self.phase
+        if p == ATTACK or p == DISCARD:
+            to_act: int | None = self.active
+        elif p == DEFEND:
+            to_act = 1 - self.active
+        else:  # chance nodes and the end
+            to_act = None
         own = seat is not None and 0 <= seat <= 1
         opp_known: tuple[str, ...] = ()
         opp_unknown = 0
@@ -930,28 +1106,54 @@ class GladiusState(State[GladiusOptions]):
         unk_opp = 0
         if own and not self.solo:
             assert seat is not None
-            opp_known = self._keys_of_counts(self.known[seat])
+            known = self.known
+            seen = self._seen_known
+            if known[0] == seen[0][0] and known[1] == seen[1][0]:
+                keys0, keys1 = seen[0][1], seen[1][1]
+            else:
+                keys0, keys1 = s.keys_of_counts(known[0]), s.keys_of_counts(known[1])
+                self._seen_known = ((list(known[0]), keys0), (list(known[1]), keys1))
+            opp_known, by_opp = (keys0, keys1) if seat == 0 else (keys1, keys0)
             opp_unknown = self.unknown[seat]
-            by_opp = self._keys_of_counts(self.known[1 - seat])
             unk_opp = self.unknown[1 - seat]
-        disc = s.count_kinds(self.discard)
-        return GladiusObservation(
-            seat=seat, solo=self.solo, fighters=(s.sides[0].id, s.sides[1].id), names=s.names,
-            hit_points=(self.hp[0], self.hp[1]), max_hit_points=s.hit_points, phase=PHASES[self.phase],
-            active=self.active, to_act=to_act, first=None if self.first < 0 else self.first,
-            turn=self.turn, turn_limit=self.options.turn_limit, dealt=self.dealt,
-            hand=s.keys_of(self.hands[seat]) if own else (),  # type: ignore[index]
-            hand_sizes=(popcount(self.hands[0]), popcount(self.hands[1])), hand_limit=self.options.hand_limit,
-            draw_pile=popcount(self.pile),
-            discard=tuple((s.kinds[k].key, n) for k, n in enumerate(disc) if n),
-            table=self._key(self.pending), mini_hand=s.keys_of(self.mini), mini_left=self.mini_left,
-            locked=(self._key(self.lock[0]), self._key(self.lock[1])), barred=self._key(self.barred),
-            skip=(self.skip[0], self.skip[1]), resume=None if self.resume < 0 else PHASES[self.resume],
-            reshuffles=self.reshuffles, last_attack=self._pair(self.last_attack),
-            last_defence=self._pair(self.last_defence), last_result=self.last_result,
-            opponent_known=opp_known, opponent_unknown=opp_unknown, known_by_opponent=by_opp,
-            unknown_to_opponent=unk_opp, end=self.end, winners=tuple(self.winning_sides()),
-        )
+        hands = self.hands
+        hp = self.hp
+        lock = self.lock
+        options = self.options
+        pending, barred, first, resume = self.pending, self.barred, self.first, self.resume
+        la, ld = self.last_attack, self.last_defence
+        seen = self._seen_discard
+        if seen[0] == self.discard:
+            discard = seen[1]
+        else:
+            discard = s.kind_counts_of(self.discard)
+            self._seen_discard = (self.discard, discard)
+        if p == OVER:
+            a, b = hp
+            winners: tuple[int, ...] = (0,) if a > b else (1,) if b > a else (0, 1)
+        else:
+            winners = ()
+        return _new_observation({
+            "seat": seat, "solo": self.solo, "fighters": s.fighters, "names": s.names,
+            "hit_points": tuple(hp), "max_hit_points": s.hit_points, "phase": PHASES[p],
+            "active": self.active, "to_act": to_act, "first": None if first < 0 else first,
+            "turn": self.turn, "turn_limit": options.turn_limit, "dealt": self.dealt,
+            "hand": s.keys_of(hands[seat]) if own else (),  # type: ignore[index]
+            "hand_sizes": (hands[0].bit_count(), hands[1].bit_count()), "hand_limit": options.hand_limit,
+            "draw_pile": self.pile.bit_count(),
+            "discard": discard,
+            "table": None if pending < 0 else keys[pending],
+            "mini_hand": s.keys_of(self.mini) if self.mini else (), "mini_left": self.mini_left,
+            "locked": (None if lock[0] < 0 else keys[lock[0]], None if lock[1] < 0 else keys[lock[1]]),
+            "barred": None if barred < 0 else keys[barred],
+            "skip": tuple(self.skip), "resume": None if resume < 0 else PHASES[resume],
+            "reshuffles": self.reshuffles,
+            "last_attack": None if la is None else (la[0], None if la[1] < 0 else keys[la[1]]),
+            "last_defence": None if ld is None else (ld[0], None if ld[1] < 0 else keys[ld[1]]),
+            "last_result": self.last_result,
+            "opponent_known": opp_known, "opponent_unknown": opp_unknown, "known_by_opponent": by_opp,
+            "unknown_to_opponent": unk_opp, "end": self.end, "winners": winners,
+        })
 
     # ----------------------------------------------------------------- copies
     def clone(self) -> GladiusState:
@@ -1075,22 +1277,24 @@ def position_to_state(game: Game, options: GladiusOptions, rng: Rng | None, data
     tab = [0] * len(setup.kinds)
     if table >= 0:
         tab[table] = 1
-    for k, c in enumerate(setup.kinds):
-        total = sum(v[k] for v in counts.values()) + tab[k]
+    for k, total in enumerate(map(sum, zip(*counts.values(), tab))):
+        c = setup.kinds[k]
         if total != c.count:
             raise ValueError(f"the position holds {total} of {c.key}, the deck has {c.count}")
-    # hand out physical copies of each kind, lowest first
+    # hand out physical copies of each kind, lowest first: the copies of a kind are
+    # consecutive bits, so each place gets a run of them (in the order of ``counts``)
     masks = {name: 0 for name in counts}
+    places = list(counts.items())
     table_mask = 0
-    for k in range(len(setup.kinds)):
-        bits = list(iter_bits(setup.kind_mask[k]))
-        pos = 0
-        for name, v in counts.items():
-            for _ in range(v[k]):
-                masks[name] |= 1 << bits[pos]
-                pos += 1
+    for k, km in enumerate(setup.kind_mask):
+        pos = (km & -km).bit_length() - 1
+        for name, v in places:
+            n = v[k]
+            if n:
+                masks[name] |= ((1 << n) - 1) << pos
+                pos += n
         if tab[k]:
-            table_mask = 1 << bits[pos]
+            table_mask = 1 << pos
     st.hands = [masks["hand 1"], masks["hand 2"]]
     st.pile, st.discard, st.mini, st.table = masks["pile"], masks["discard"], masks["mini"], table_mask
     st.mini_left = _int(data["mini_left"], "mini_left", 0, 3)
