@@ -9,7 +9,8 @@ The anchor asked for in issue 6: at equal wall-clock time per move, does
   deals are the same across the block.
 * Gladius, 2 players: each block plays one seed twice, our bot as fighter 1 and as fighter 2.
 
-Budgets: ours is ``ISMCTSAgent(seconds=T)``; OpenSpiel's bot gets the same ``T`` through a
+Budgets: ours is ``ISMCTSAgent(seconds=T)`` with the medium level's other settings for the
+game (rollout policy, score weight, paired root; ``--rollout`` overrides the policy); OpenSpiel's bot gets the same ``T`` through a
 time-bounded ``run_search`` (OpenSpiel's only takes a simulation count), resampling with
 ``resample_from_infostate`` every simulation and evaluating with its random-rollout
 evaluator. A move with one legal action is played at once by both. OpenSpiel's C++ ISMCTS
@@ -115,7 +116,8 @@ def play_one(game_name: str, block: int, our_seats: tuple[int, ...], seconds: fl
     game = bridge.load(game_name, **setup["options"])
     space = game.bridge.space
     n = game.num_players()
-    ours = {s: ISMCTSAgent(seed * 100 + s, seconds=seconds, rollout=rollout) for s in our_seats}
+    ours = {s: ISMCTSAgent(seed * 100 + s, seconds=seconds, rollout=None if rollout == "level" else rollout)
+            for s in our_seats}
     theirs = {s: _timed_openspiel_bot(game, seconds, uct_c, seed * 100 + s) for s in range(n) if s not in ours}
     chance = np.random.RandomState(seed)
     state = game.new_initial_state()
@@ -197,8 +199,9 @@ def main() -> None:
     parser.add_argument("--blocks", type=int, default=10, help="seeds; each plays every seat arrangement")
     parser.add_argument("--seconds", type=float, default=0.1, help="wall-clock seconds per searched move")
     parser.add_argument("--uct-c", type=float, default=1.0, help="OpenSpiel ISMCTS exploration (rewards in [0, 1])")
-    parser.add_argument("--rollout", choices=("heuristic", "random"), default="heuristic",
-                        help="our ISMCTS rollout policy (OpenSpiel's evaluator always rolls out at random)")
+    parser.add_argument("--rollout", choices=("level", "heuristic", "random"), default="level",
+                        help="our ISMCTS rollout policy; 'level': the shipped level's settings for the game "
+                             "(OpenSpiel's evaluator always rolls out at random)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--json", help="also write the full results here")

@@ -24,6 +24,18 @@ Why this design (single-observer ISMCTS, Cowling, Powley & Whitehouse 2012):
 * Rollouts use uniform random play or the game's heuristic agent, whichever measured
   stronger for the game at equal time (``LEVELS``). Rollout agents get a view without
   history (none of our heuristics reads it, and rebuilding it every move is slow).
+* Paired root (``paired``): each sampled determinization, with its generator and so its
+  chance to come, is played out once under *every* legal first move, instead of UCB picking
+  one first move per sample. The first moves are then compared on the same deals and the
+  same draws (common random numbers), so the luck of the deal drops out of their difference;
+  in games where the deal decides much (Gladius, Circus Maximus) that comparison needs far
+  fewer rollouts than independent samples would.
+* Anchor (``anchor``): with a paired root, the seat plays its heuristic's move unless another
+  move's mean paired advantage over it exceeds ``anchor`` standard errors. Search then only
+  overrides the heuristic where it has evidence; with few samples it plays the heuristic.
+* Expansion threshold (``expand_after``): an edge gets its child node only after that many
+  visits. Below the root the other seats then keep playing their rollout policy until the
+  tree has seen enough to do better, rather than trying untried moves at random.
 * The budget is a number of iterations (reproducible: same seed, same view, same move) or
   seconds per move, or both (whichever ends first). The levels are iteration budgets, so
   tournaments replay identically on any machine; see ``LEVELS``.
@@ -54,27 +66,38 @@ class Budget:
 
 
 # Per level and game, measured to answer within 1 s per move on the reference 2-core machine
-# (docs/agents.md); "*" is for games not listed.
+# (docs/agents.md); "*" is for games not listed. Circus Maximus and Gladius search with a
+# paired root and heuristic rollouts, and keep the heuristic's move unless the search shows
+# another to be better by more than one standard error; their tree stays one move deep at
+# these budgets (``_FLAT``), because below the root UCB would stand in for an opponent that
+# really plays like the heuristic with untried random moves.
+_FLAT = 1_000_000
+
+
+def _paired(iterations: int) -> Budget:
+    return Budget(iterations, "heuristic", 0.5, paired=True, anchor=1.0, expand_after=_FLAT)
+
+
 LEVELS: dict[str, dict[str, Budget]] = {
     "easy": {
         "*": Budget(50),
-        "gorus-maximus": Budget(150),
-        "gladius": Budget(150, score_weight=0.5),
-        "circus-maximus": Budget(30, score_weight=0.5),
+        "gorus-maximus": Budget(300),
+        "gladius": _paired(60),
+        "circus-maximus": _paired(15),
         "gorus-arena": Budget(50, "heuristic"),
     },
     "medium": {
         "*": Budget(150),
         "gorus-maximus": Budget(400),
-        "gladius": Budget(400, score_weight=0.5),
-        "circus-maximus": Budget(80, score_weight=0.5),
+        "gladius": _paired(120),
+        "circus-maximus": _paired(30),
         "gorus-arena": Budget(120, "heuristic"),
     },
     "hard": {
         "*": Budget(300),
         "gorus-maximus": Budget(800),
-        "gladius": Budget(800, score_weight=0.5),
-        "circus-maximus": Budget(170, score_weight=0.5),
+        "gladius": _paired(240),
+        "circus-maximus": _paired(45),
         "gorus-arena": Budget(280, "heuristic"),
     },
 }
