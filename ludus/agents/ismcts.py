@@ -97,7 +97,7 @@ LEVELS: dict[str, dict[str, Budget]] = {
         "*": Budget(300),
         "gorus-maximus": Budget(800),
         "gladius": _paired(240),
-        "circus-maximus": _paired(45),
+        "circus-maximus": _paired(40),
         "gorus-arena": Budget(280, "heuristic"),
     },
 }
@@ -238,7 +238,10 @@ class ISMCTSAgent(Agent):
         legal = view.legal_actions
         rewards: dict[Action, list[float]] = {a: [] for a in legal}
         done = 0
-        while (iterations is None or done < iterations) and (deadline is None or time.perf_counter() < deadline):
+        # whole passes only, and never past the budget except for the first pass
+        while (iterations is None or done == 0 or done + len(legal) <= iterations) and (
+            deadline is None or done == 0 or time.perf_counter() < deadline
+        ):
             sample = view.game.sample_state(view, self.rng)
             for action in legal:
                 first: dict[Action, list[float]] = {}
