@@ -255,10 +255,17 @@ class ISMCTSAgent(Agent):
         game = view.game
         iterations, seconds, self._rollout_kind, self._score_weight = self.budget(game)
         self._level = level
+        legal = view.legal_actions
+        if level.anchor is not None and seconds is None and iterations is not None and iterations < 2 * len(legal):
+            # the budget gives some move fewer than the two deals the anchor needs to be
+            # overruled: the answer is the heuristic's move, so spare the search
+            policy = self._heuristic(game, view.seat)
+            if policy is not None:
+                self.last_iterations = 0
+                return policy.act(view)
         deadline = None if seconds is None else time.perf_counter() + seconds
         rewards = self._search_paired(view, _Node(), iterations, deadline)
         self.last_iterations = sum(len(r) for r in rewards.values())
-        legal = view.legal_actions
         default = None
         if level.anchor is not None:
             policy = self._heuristic(game, view.seat)
