@@ -12,7 +12,7 @@ whole interval lies above the fair share. Rungs:
 
 With ``--duplicate`` every deal (seed) is played once from every seat, so the luck of the
 deal is the same for the candidate and for the agents it is compared with, and the interval
-is a normal one over the per-deal mean shares (deals are the independent units); otherwise
+is a Student t one over the per-deal mean shares (deals are the independent units); otherwise
 each game has its own seed and the interval is Wilson's over games.
 
 Games whose determinization sampler (``Game.sample_state``) does not work are skipped with a
@@ -145,10 +145,13 @@ def run_rung(name: str, options: Any, candidate: str, opponent: str, games: int,
     times = [t for _, _, ts in results for t in ts]
     lo, hi = wilson(wins, games)
     if duplicate and games >= 2 * seats:
-        # the deals are the independent units: a normal interval on the per-deal mean share,
-        # which is tighter than Wilson's on single games whenever the deal decides much
+        # the deals are the independent units: a Student t interval on the per-deal mean
+        # share, which is tighter than Wilson's on single games whenever the deal decides much
+        from scipy import stats
+
         per_deal = [sum(r for r, _, _ in results[i:i + seats]) / seats for i in range(0, games, seats)]
-        half = 1.96 * statistics.stdev(per_deal) / math.sqrt(len(per_deal))
+        t = stats.t.ppf(0.975, len(per_deal) - 1)
+        half = t * statistics.stdev(per_deal) / math.sqrt(len(per_deal))
         lo, hi = max(0.0, wins / games - half), min(1.0, wins / games + half)
     return {
         "wins": wins, "games": games, "share": wins / games, "lo": lo, "hi": hi,
