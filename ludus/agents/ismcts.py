@@ -90,14 +90,14 @@ LEVELS: dict[str, dict[str, Budget]] = {
         "*": Budget(150),
         "gorus-maximus": Budget(400),
         "gladius": _paired(120),
-        "circus-maximus": _paired(30),
+        "circus-maximus": _paired(22),
         "gorus-arena": Budget(120, "heuristic"),
     },
     "hard": {
         "*": Budget(300),
         "gorus-maximus": Budget(800),
         "gladius": _paired(240),
-        "circus-maximus": _paired(40),
+        "circus-maximus": _paired(30),
         "gorus-arena": Budget(280, "heuristic"),
     },
 }
