@@ -288,10 +288,7 @@ class ISMCTSAgent(Agent):
     def _heuristic(self, game: Game, seat: int) -> Agent | None:
         key = ("anchor:" + game.name, seat)
         if key not in self._policies:
-            try:
-                self._policies[key] = make_agent("heuristic", game, seed=seat)
-            except UnknownAgent:
-                self._policies[key] = None
+            self._policies[key] = _heuristic_or_none(game, seat)
         return self._policies[key]
 
     def _iterate(
@@ -366,12 +363,9 @@ class ISMCTSAgent(Agent):
         if self._rollout_kind != "heuristic":
             return None
         key = (game.name, seat)
-        if key not in self._policies:
-            try:
-                self._policies[key] = make_agent("heuristic", game, seed=self.rng.next_u64())
-            except UnknownAgent:
-                self._policies[key] = None  # no heuristic for this game: random rollouts
-        return self._policies[key]
+        if key not in self._policies:  # the seed is drawn only when the agent is made
+            self._policies[key] = _heuristic_or_none(game, self.rng.next_u64())
+        return self._policies[key]  # None: no heuristic for this game, random rollouts
 
     def _rollout(self, state: State, view: SeatView) -> Sequence[float]:
         rng = self.rng
@@ -402,6 +396,14 @@ class ISMCTSAgent(Agent):
                 action = policy.act(SeatView(game, options, seat, state.observation(seat), tuple(legal), ()))
             state.apply(action, seat)
         raise RuntimeError(f"{game.title} rollout did not end")
+
+
+def _heuristic_or_none(game: Game, seed: int) -> Agent | None:
+    """The game's heuristic agent, or None for a game that has none."""
+    try:
+        return make_agent("heuristic", game, seed=seed)
+    except UnknownAgent:
+        return None
 
 
 def _scaled_scores(state: State) -> list[float]:
