@@ -25,7 +25,7 @@ from ...games.circus_maximus.actions import (
     LINE_KEYS, Done, Pass, Place, PlaceVisitor, PlayExtraVisitor, PlayMoveAhead, PlayReplay, PlayTicketVisitor,
     Sell, Skip, TakeFavour, TakeStart, TakeTicket,
 )
-from ...games.circus_maximus.data import FAVOUR_KEYS, VENUE_KEYS, CardData
+from ...games.circus_maximus.data import FAVOUR_KEYS, VENUE_KEYS, CardData, derived
 from ...games.circus_maximus.game import CircusMaximusObservation
 from ..base import Agent
 
@@ -101,7 +101,6 @@ class _Tables:
     """Card values by key for one card-data object (first entry wins, as the data's own lookups)."""
 
     def __init__(self, d: CardData) -> None:
-        self.data = d
         self.trader_coins = d.trader_coins
         self.ticket_coins: dict[str, int] = {}
         for t in d.tickets:
@@ -136,18 +135,6 @@ class _Tables:
         return sorted((coins[k] for k in visitors if k != "caesar"), reverse=True)
 
 
-_TABLES: dict[int, _Tables] = {}
-
-
-def _tables(d: CardData) -> _Tables:
-    t = _TABLES.get(id(d))
-    if t is None or t.data is not d:
-        if len(_TABLES) > 64:
-            _TABLES.clear()
-        t = _TABLES[id(d)] = _Tables(d)
-    return t
-
-
 class CircusMaximusHeuristic(Agent):
     name = "heuristic"
 
@@ -166,7 +153,7 @@ class CircusMaximusHeuristic(Agent):
         self.me: int = view.seat
         if view.options is not self._opts or view.game is not self._game:
             self._cards = view.game.cards(view.options)  # type: ignore[attr-defined]
-            self._tab = _tables(self._cards)
+            self._tab = derived(self._cards, _Tables)
             self._opts, self._game = view.options, view.game
         self.cards: CardData = self._cards
         self._begin(obs)

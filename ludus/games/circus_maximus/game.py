@@ -29,7 +29,7 @@ from .actions import (
 )
 from .data import (
     DOUBLE_SALE, DOUBLE_TICKET, EXTRA_TRADER, EXTRA_VISITOR, FAVOUR_KEYS, LEGIONNAIRE, MOVE_AHEAD,
-    RANK_BOOST, REPLAY_TRADER, TICKET_AND_VISITOR, VENUE_KEYS, CardData, load_cards, ticket_key_name,
+    RANK_BOOST, REPLAY_TRADER, TICKET_AND_VISITOR, VENUE_KEYS, CardData, derived, load_cards, ticket_key_name,
 )
 
 COLOURS = ("Yellow", "Red", "Blue", "Green", "Purple")
@@ -161,10 +161,9 @@ class _KeysOf(dict):  # type: ignore[type-arg]
 class _ObsKeys:
     """The key tables of one card-data object."""
 
-    __slots__ = ("data", "favours", "tickets", "visitors", "visitor_of", "fav", "tkt", "vis")
+    __slots__ = ("favours", "tickets", "visitors", "visitor_of", "fav", "tkt", "vis")
 
     def __init__(self, d: CardData) -> None:
-        self.data = d
         self.favours = _KeysOf(tuple(FAVOUR_KEYS[k] for k in d.favour_kind_of))
         self.tickets = _KeysOf(tuple(d.tickets[k].key for k in d.ticket_kind_of))
         self.visitor_of = tuple(d.visitors[k].key for k in d.visitor_kind_of)
@@ -173,18 +172,6 @@ class _ObsKeys:
         self.fav = self.favours.__getitem__
         self.tkt = self.tickets.__getitem__
         self.vis = self.visitors.__getitem__
-
-
-_OBS_KEYS: dict[int, _ObsKeys] = {}
-
-
-def _obs_keys(d: CardData) -> _ObsKeys:
-    keys = _OBS_KEYS.get(id(d))
-    if keys is None or keys.data is not d:
-        if len(_OBS_KEYS) > 64:
-            _OBS_KEYS.clear()
-        keys = _OBS_KEYS[id(d)] = _ObsKeys(d)
-    return keys
 
 
 def _new_observation(fields: dict[str, Any]) -> CircusMaximusObservation:
@@ -1011,7 +998,7 @@ class CircusMaximusState(State[CircusMaximusOptions]):
 
     # ================================================================ views
     def observation(self, seat: int | None) -> CircusMaximusObservation:
-        keys = _obs_keys(self.data)
+        keys = derived(self.data, _ObsKeys)
         fav_keys, tkt_keys, vis_keys = keys.fav, keys.tkt, keys.vis
         n = self.n
         return _new_observation({

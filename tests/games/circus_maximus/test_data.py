@@ -7,7 +7,7 @@ import tomllib
 import pytest
 
 from ludus.core.errors import DataError
-from ludus.games.circus_maximus.data import DEFAULT_PATH, FAVOUR_KEYS, load_cards, parse_cards
+from ludus.games.circus_maximus.data import DEFAULT_PATH, FAVOUR_KEYS, derived, load_cards, parse_cards
 from ludus.games.circus_maximus.game import GAME
 
 SHIPPED = DEFAULT_PATH.read_text(encoding="utf-8")
@@ -53,6 +53,24 @@ def test_user_file_is_loaded_through_the_cards_option(tmp_path):
     assert next(v.coins for v in st.data.visitors if v.key == "senator") == 10
     again = GAME.state_from_json(st.to_json())
     assert again.data == st.data
+
+
+def test_derived_tables_follow_the_card_data_object_not_its_values():
+    shipped = load_cards()
+    user = parse_cards(SHIPPED.replace('key = "senator"\nname = "Senator"\ncoins = 6',
+                                       'key = "senator"\nname = "Senator"\ncoins = 10'))
+    built: list[object] = []
+
+    def senator_coins(data):
+        built.append(data)
+        return next(v.coins for v in data.visitors if v.key == "senator")
+
+    assert derived(shipped, senator_coins) == 6
+    assert derived(user, senator_coins) == 10
+    assert derived(shipped, senator_coins) == 6  # kept, not rebuilt
+    assert built == [shipped, user]
+    # an equal but distinct object gets its own entry (identity, not the costly value hash)
+    assert derived(parse_cards(SHIPPED), senator_coins) == 6 and len(built) == 3
 
 
 def test_missing_user_file_names_the_path(tmp_path):
