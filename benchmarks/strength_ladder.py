@@ -164,8 +164,9 @@ def run_rung(name: str, options: Any, candidate: str, opponent: str, games: int,
 def time_levels(name: str, options: Any, levels: list[str], games: int, moves: int) -> None:
     """Seconds per move of each level over the first ``moves`` decisions of ``games`` games.
 
-    The opening decisions are the slowest (the longest rollouts), so this bounds the level.
-    Both wall-clock and CPU time of this process are shown: on a shared machine the wall
+    ``moves`` 0 times whole games: the opening decisions have the longest rollouts, but a
+    later position with more legal moves or longer heuristic turns can cost more, so the
+    whole-game maximum is the figure a level's budget is set by. Both wall-clock and CPU time of this process are shown: on a shared machine the wall
     clock also counts other jobs, the CPU time is what the move costs one idle core.
     """
     game = get_game(name)
@@ -177,7 +178,7 @@ def time_levels(name: str, options: Any, levels: list[str], games: int, moves: i
             state = game.new_initial_state(options, seed=500 + g)
             agents = [build_agent(level, game, seed=g * 16 + s) for s in range(state.num_seats())]
             decided = 0
-            while not state.is_terminal() and decided < moves:
+            while not state.is_terminal() and (moves <= 0 or decided < moves):
                 seat = state.current_seats()[0]
                 view = state.view(seat)
                 start, start_cpu = time.perf_counter(), time.process_time()
@@ -188,8 +189,9 @@ def time_levels(name: str, options: Any, levels: list[str], games: int, moves: i
                     iterations = getattr(agents[seat], "last_iterations", 0)
                     decided += 1
                 state.apply(action, seat)
+        p95 = statistics.quantiles(cpu, n=20)[-1] if len(cpu) > 1 else cpu[0]
         print(f"{name:15} {level:40} iterations {iterations:>5}  moves {len(cpu):>4}  "
-              f"cpu mean {sum(cpu) / len(cpu):.3f} s  max {max(cpu):.3f} s  |  "
+              f"cpu mean {sum(cpu) / len(cpu):.3f} s  p95 {p95:.3f} s  max {max(cpu):.3f} s  |  "
               f"wall mean {sum(wall) / len(wall):.3f} s  max {max(wall):.3f} s")
         sys.stdout.flush()
 
@@ -205,9 +207,10 @@ def main() -> None:
     parser.add_argument("--duplicate", action="store_true",
                         help="play every deal once from every seat; the interval is over deals")
     parser.add_argument("--timing", action="store_true",
-                        help="only time each ISMCTS level on the opening decisions (every seat searching)")
+                        help="only time each ISMCTS level, every seat searching")
     parser.add_argument("--timing-games", type=int, default=3)
-    parser.add_argument("--timing-moves", type=int, default=12)
+    parser.add_argument("--timing-moves", type=int, default=12,
+                        help="decisions timed per game, from the opening; 0 for whole games")
     parser.add_argument("--timing-agents", default="ismcts-easy,ismcts-medium,ismcts-hard")
     args = parser.parse_args()
     if args.timing:
