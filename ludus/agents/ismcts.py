@@ -65,8 +65,9 @@ class Budget:
     expand_after: int = 1  # visits of an edge before its child node joins the tree
 
 
-# Per level and game, measured to answer within 1 s per move on the reference 2-core machine
-# (docs/agents.md); "*" is for games not listed. Circus Maximus and Gladius search with a
+# Per level and game, measured over whole games to answer within 1 s per move on the
+# reference 2-core machine, the slowest move with a margin for a noisy host (docs/agents.md);
+# "*" is for games not listed. Circus Maximus and Gladius search with a
 # paired root and heuristic rollouts, and keep the heuristic's move unless the search shows
 # another to be better by more than one standard error; their tree stays one move deep at
 # these budgets (``_FLAT``), because below the root UCB would stand in for an opponent that
@@ -95,10 +96,10 @@ LEVELS: dict[str, dict[str, Budget]] = {
     },
     "hard": {
         "*": Budget(300),
-        "gorus-maximus": Budget(800),
-        "gladius": _paired(240),
-        "circus-maximus": _paired(30),
-        "gorus-arena": Budget(280, "heuristic"),
+        "gorus-maximus": Budget(500),
+        "gladius": _paired(170),
+        "circus-maximus": _paired(26),
+        "gorus-arena": Budget(150, "heuristic"),
     },
 }
 
