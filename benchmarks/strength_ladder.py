@@ -164,10 +164,10 @@ def run_rung(name: str, options: Any, candidate: str, opponent: str, games: int,
 def time_levels(name: str, options: Any, levels: list[str], games: int, moves: int) -> None:
     """Seconds per move of each level over the first ``moves`` decisions of ``games`` games.
 
-    ``moves`` 0 times whole games: the opening decisions have the longest rollouts, but a
-    later position with more legal moves or longer heuristic turns can cost more, so the
-    whole-game maximum is the figure a level's budget is set by. Both wall-clock and CPU time of this process are shown: on a shared machine the wall
-    clock also counts other jobs, the CPU time is what the move costs one idle core.
+    ``moves`` 0 times whole games, the figure the levels' budgets are set by: later moves of
+    the first round cost about as much as the opening ones, and the slowest move only shows
+    over many. Both wall-clock and CPU time of this process are shown: on a shared machine
+    the wall clock also counts other jobs (CPU time, too, grows when both cores are busy).
     """
     game = get_game(name)
     for level in levels:

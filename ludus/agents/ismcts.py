@@ -67,8 +67,8 @@ class Budget:
 
 # Per level and game, measured over whole games to answer within 1 s per move on the
 # reference 2-core machine, the slowest move with a margin for a noisy host (docs/agents.md);
-# "*" is for games not listed. Circus Maximus and Gladius search with a
-# paired root and heuristic rollouts, and keep the heuristic's move unless the search shows
+# "*" is for games not listed. Circus Maximus and Gladius search with a paired root and
+# heuristic rollouts, and keep the heuristic's move unless the search shows
 # another to be better by more than one standard error; their tree stays one move deep at
 # these budgets (``_FLAT``), because below the root UCB would stand in for an opponent that
 # really plays like the heuristic with untried random moves.
