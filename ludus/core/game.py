@@ -96,6 +96,15 @@ class State(ABC, Generic[O]):
         The result may be a shared immutable sequence: copy it before changing it.
         """
 
+    def _acting_seat(self, seat: int | None) -> int | None:
+        """For ``legal_actions``: the seat asked about, or the single current seat when none is
+        named; None when that seat has nothing to decide now (not its turn, several seats
+        deciding and none named, or the game over)."""
+        seats = self.current_seats()
+        if seat is None:
+            return seats[0] if len(seats) == 1 else None
+        return seat if seat in seats else None
+
     @abstractmethod
     def observation(self, seat: int | None) -> Observation:
         """What ``seat`` may see now; ``None`` is a spectator (public information only)."""

@@ -319,12 +319,8 @@ class CircusMaximusState(State[CircusMaximusOptions]):
         return self.vis_deck, d.visitor_masks, lambda k: DrawVisitor(d.visitors[k].key)
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
-        seats = self.current_seats()
+        seat = self._acting_seat(seat)
         if seat is None:
-            if len(seats) != 1:
-                return []
-            seat = seats[0]
-        if seat not in seats:
             return []
         if seat == CHANCE:
             return [a for a, _ in self.chance_outcomes()]

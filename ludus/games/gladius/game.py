@@ -668,12 +668,8 @@ class GladiusState(State[GladiusOptions]):
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         p = self.phase
         if seat is None or seat != (1 - self.active if p == DEFEND else self.active) or p not in _DECISIONS:
-            seats = self.current_seats()
+            seat = self._acting_seat(seat)
             if seat is None:
-                if len(seats) != 1:
-                    return []
-                seat = seats[0]
-            if seat not in seats:
                 return []
             if seat == CHANCE:
                 return [a for a, _ in self.chance_outcomes()]
