@@ -25,7 +25,8 @@ from ...games.circus_maximus.actions import (
     LINE_KEYS, Done, Pass, Place, PlaceVisitor, PlayExtraVisitor, PlayMoveAhead, PlayReplay, PlayTicketVisitor,
     Sell, Skip, TakeFavour, TakeStart, TakeTicket,
 )
-from ...games.circus_maximus.data import FAVOUR_KEYS, VENUE_KEYS, CardData, derived
+from ...core.memo import derived
+from ...games.circus_maximus.data import FAVOUR_KEYS, VENUE_KEYS, CardData
 from ...games.circus_maximus.game import CircusMaximusObservation
 from ..base import Agent
 

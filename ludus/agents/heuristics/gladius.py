@@ -16,6 +16,7 @@ from math import comb
 from typing import Any
 
 from ...core.game import Action, SeatView
+from ...core.memo import derived
 from ...games.gladius.cards import Card
 from ...games.gladius.game import Attack, Defend, Discard, GladiusObservation, GladiusOptions, Setup
 from ..base import Agent
@@ -43,11 +44,10 @@ def _p_misses(pool_size: int, pool_hits: int, draws: int) -> float:
 class _Tables:
     """What the heuristic looks up about one setup's cards, built once per setup."""
 
-    __slots__ = ("setup", "stops", "stop_sets", "defence_keys", "attack_keys", "discard_value")
+    __slots__ = ("stops", "stop_sets", "defence_keys", "attack_keys", "discard_value")
 
     def __init__(self, setup: Setup) -> None:
         kinds = setup.kinds
-        self.setup = setup
         # stops[side][immobilizes]: kinds ``side`` may use that answer an attack (an Evade always,
         # a Block unless the attack immobilizes)
         stops = []
@@ -81,17 +81,6 @@ class _Tables:
 _SURE = 1e-6
 """A margin far above float rounding in the attack values (they are at most a few dozen)."""
 
-_TABLES: dict[int, _Tables] = {}
-
-
-def _tables(setup: Setup) -> _Tables:
-    t = _TABLES.get(id(setup))
-    if t is None or t.setup is not setup:  # the table holds its setup, so the id stays unique
-        if len(_TABLES) > 64:
-            _TABLES.clear()
-        t = _TABLES[id(setup)] = _Tables(setup)
-    return t
-
 
 class GladiusHeuristic(Agent):
     name = "heuristic"
@@ -108,7 +97,7 @@ class GladiusHeuristic(Agent):
         if last is not None and last[0] is options:
             return last[1], last[2]
         setup: Setup = view.game.setup(options)  # type: ignore[attr-defined]
-        tab = _tables(setup)
+        tab = derived(setup, _Tables)
         # kept only for immutable options on the built-in sets (user set files may change)
         if type(options) is GladiusOptions and not options.card_sets:
             self._last = (options, setup, tab)
@@ -148,7 +137,8 @@ class GladiusHeuristic(Agent):
 
     def _p_stopped(self, obs: GladiusObservation, setup: Setup, attack: Card, pool: list[int]) -> float:
         """How likely the opponent answers ``attack`` (it may use only its own type's cards)."""
-        return self._p_stop(obs, setup, _tables(setup), 1 if attack.immobilize else 0, pool, sum(pool))
+        tab = derived(setup, _Tables)
+        return self._p_stop(obs, setup, tab, 1 if attack.immobilize else 0, pool, sum(pool))
 
     @staticmethod
     def _p_stop(obs: GladiusObservation, setup: Setup, tab: _Tables, immobilizes: int, pool: list[int],
@@ -172,7 +162,7 @@ class GladiusHeuristic(Agent):
         me = obs.seat
         assert me is not None
         if tab is None:
-            tab = _tables(setup)
+            tab = derived(setup, _Tables)
         kinds, idx = setup.kinds, setup.index
         cards = [(a, kinds[idx[a.card]]) for a in legal if isinstance(a, Attack) and a.card]
         best: Action = legal[-1]
@@ -222,7 +212,7 @@ class GladiusHeuristic(Agent):
         me = obs.seat
         assert me is not None and obs.table is not None
         if tab is None:
-            tab = _tables(setup)
+            tab = derived(setup, _Tables)
         kinds, idx = setup.kinds, setup.index
         attack = kinds[idx[obs.table]]
         options = [(a, kinds[idx[a.card]]) for a in legal if isinstance(a, Defend) and a.card]
@@ -253,7 +243,7 @@ class GladiusHeuristic(Agent):
         me = obs.seat
         assert me is not None
         if tab is None:
-            tab = _tables(setup)
+            tab = derived(setup, _Tables)
         defence_keys = tab.defence_keys[me]
         defences = sum(1 for key in obs.hand if key in defence_keys)
         kept = 2.6 if defences <= 2 else 1.4  # what a usable defence is worth

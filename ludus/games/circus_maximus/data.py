@@ -17,7 +17,7 @@ import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any
 
 from ...core.errors import DataError
 
@@ -140,26 +140,6 @@ class CardData:
     @staticmethod
     def favour_index(key: str) -> int | None:
         return FAVOUR_KEYS.index(key) if key in FAVOUR_KEYS else None
-
-
-_T = TypeVar("_T")
-_DERIVED: dict[tuple[int, Callable[[CardData], Any]], tuple[CardData, Any]] = {}
-
-
-def derived(data: CardData, build: Callable[[CardData], _T]) -> _T:
-    """``build(data)``, made once per card-data object and kept for the next call.
-
-    Lookup tables that agents and views derive from the card values are asked for on every
-    observation or decision; keying them by the object's identity (kept alive by the cache,
-    so its id cannot be reused) skips hashing the whole card set.
-    """
-    key = (id(data), build)
-    hit = _DERIVED.get(key)
-    if hit is None:
-        if len(_DERIVED) > 128:
-            _DERIVED.clear()
-        hit = _DERIVED[key] = (data, build(data))
-    return hit[1]  # type: ignore[no-any-return]
 
 
 # ------------------------------------------------------------------ reading

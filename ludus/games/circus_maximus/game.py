@@ -20,6 +20,7 @@ from typing import Any
 from ...core.bits import iter_bits, popcount
 from ...core.errors import InvalidOptions, RecordError
 from ...core.game import CHANCE, Action, Game, Observation, SeatView, State
+from ...core.memo import derived
 from ...core.options import option
 from ...core.rng import Rng
 from .actions import (
@@ -29,7 +30,7 @@ from .actions import (
 )
 from .data import (
     DOUBLE_SALE, DOUBLE_TICKET, EXTRA_TRADER, EXTRA_VISITOR, FAVOUR_KEYS, LEGIONNAIRE, MOVE_AHEAD,
-    RANK_BOOST, REPLAY_TRADER, TICKET_AND_VISITOR, VENUE_KEYS, CardData, derived, load_cards, ticket_key_name,
+    RANK_BOOST, REPLAY_TRADER, TICKET_AND_VISITOR, VENUE_KEYS, CardData, load_cards, ticket_key_name,
 )
 
 COLOURS = ("Yellow", "Red", "Blue", "Green", "Purple")

@@ -7,7 +7,8 @@ import tomllib
 import pytest
 
 from ludus.core.errors import DataError
-from ludus.games.circus_maximus.data import DEFAULT_PATH, FAVOUR_KEYS, derived, load_cards, parse_cards
+from ludus.core.memo import derived
+from ludus.games.circus_maximus.data import DEFAULT_PATH, FAVOUR_KEYS, load_cards, parse_cards
 from ludus.games.circus_maximus.game import GAME
 
 SHIPPED = DEFAULT_PATH.read_text(encoding="utf-8")
