@@ -67,7 +67,8 @@ def cpu_seconds(pid: int) -> float:
 
 def start_server(db: Path, bot_delay: float) -> tuple[subprocess.Popen, str, list[str]]:
     proc = subprocess.Popen([sys.executable, "-m", "ludus.cli.main", "serve", "--host", "127.0.0.1", "--port", "0",
-                             "--database", str(db), "--bot-delay", str(bot_delay)],
+                             "--database", str(db), "--bot-delay", str(bot_delay),
+                             "--create-limit", "0"],  # every table comes from this one loopback address
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     line = proc.stdout.readline()
     m = re.search(r"http://127\.0\.0\.1:\d+", line)

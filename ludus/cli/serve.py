@@ -17,10 +17,25 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                    help="a SQLite file or URL, or postgresql://user:pass@host/db (default: a file in your data folder)")
     p.add_argument("--bot-delay", type=float, default=0.8, metavar="SECONDS",
                    help="pause before each bot move, so people can follow (default 0.8)")
+    p.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                   help="a host name browsers may use to reach this server, e.g. games.example.org "
+                        "(repeatable; IP addresses and localhost always work)")
+    p.add_argument("--create-limit", type=float, default=None, metavar="PER_MINUTE",
+                   help="tables one browser may create per minute, with bursts of twice that; one address "
+                        "may create three times as many (default 4; 0 turns the limit off)")
     p.set_defaults(run=run_serve)
 
 
 def run_serve(args: argparse.Namespace, console: Console) -> int:
+    try:
+        return _serve(args, console)
+    except KeyboardInterrupt:  # Ctrl+C, whether during start-up or while serving
+        console.print("Ludus server stopped.", style="dim")
+        return 0
+
+
+def _serve(args: argparse.Namespace, console: Console) -> int:
+    import ipaddress
     import socket
 
     import uvicorn
@@ -31,6 +46,16 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
     from ..web.app import create_web_app
 
     config = ServerConfig(bot_delay=max(0.0, args.bot_delay))
+    names = [n.strip() for n in args.allowed_host if n.strip()]
+    try:
+        ipaddress.ip_address(args.host)
+    except ValueError:
+        names.append(args.host)  # listening on a name: browsers will use that name
+    config.allowed_hosts = names
+    if args.create_limit is not None:
+        rate = max(0.0, args.create_limit)
+        config.create_per_minute_client, config.create_burst_client = rate, max(1, round(2 * rate))
+        config.create_per_minute_address, config.create_burst_address = 3 * rate, max(1, round(6 * rate))
     if args.database:
         config.database = args.database
     check_database(config.database)
@@ -56,4 +81,5 @@ def run_serve(args: argparse.Namespace, console: Console) -> int:
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=3,
                                            **UVICORN_SETTINGS))
     server.run(sockets=[sock])
+    console.print("Ludus server stopped.", style="dim")
     return 0

@@ -3,11 +3,16 @@
 A player is known by a random secret in an HttpOnly cookie (no account); the database
 keeps only its hash. The WebSocket sends each connection its own view and accepts small
 JSON messages; every refusal is an ``error`` message to that connection alone.
+
+Every HTTP refusal is JSON ``{"error": "...", "code": "..."}``, whatever refused it: the
+routes, FastAPI's body parsing, Starlette's routing (404, 405), or the guards below (body
+size, Host name, cross-origin requests).
 """
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import logging
 import time
@@ -15,18 +20,19 @@ from contextlib import asynccontextmanager
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import Depends, FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..core.errors import LudusError
 from ..games import game_names, get_game
 from .bots import bot_kinds, default_bot
 from .config import ServerConfig
-from .hub import Connection, Hub, Table, dumps, new_token, server_options
-from .protocol import ProtocolError, RateLimit, parse_message
+from .hub import Connection, Hub, RateLimited, Table, dumps, server_options
+from .protocol import ProtocolError, RateLimit, check_json_value, parse_message
 
 log = logging.getLogger("ludus.server")
 COOKIE = "ludus_player"
@@ -37,8 +43,44 @@ UVICORN_SETTINGS: dict[str, Any] = {
 
 STATUS_OF = {
     "no_table": 404, "not_seated": 403, "no_token": 403, "table_full": 409, "seat_taken": 409,
-    "not_finished": 409, "busy": 503, "server_error": 500,
+    "not_finished": 409, "busy": 503, "server_error": 500, "rate_limited": 429, "expired": 410,
+    "too_large": 413, "bad_content_type": 415, "cross_origin": 403, "bad_host": 421,
 }
+HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large", 415: "bad_content_type"}
+HTTP_WORDS = {400: "the request body could not be read: send JSON text in UTF-8",
+              404: "there is nothing at this address", 405: "this address does not accept that method"}
+STATE_CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
+BODY_DEPTH = 12  # the deepest a request body may nest (options are flat)
+
+
+def _printable(text: str) -> str:
+    """Text that can be sent as UTF-8 whatever it holds (a client's lone surrogates are escaped)."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def error_body(message: str, code: str) -> bytes:
+    return json.dumps({"error": _printable(message), "code": code}, ensure_ascii=False).encode("utf-8")
+
+
+async def send_error(send: Send, status: int, message: str, code: str) -> None:
+    """Answer an HTTP request from ASGI middleware, in the documented error shape."""
+    body = error_body(message, code)
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+class Checked(BaseModel):
+    """Request bodies: nothing nested deeper than ``BODY_DEPTH``, no text that is not valid Unicode."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _sane(cls, data: Any) -> Any:
+        try:
+            check_json_value(data, BODY_DEPTH)
+        except ProtocolError as exc:
+            raise ValueError(exc.message.replace("message", "body")) from None
+        return data
 
 
 class SeatSpec(BaseModel):
@@ -47,7 +89,7 @@ class SeatSpec(BaseModel):
     bot: str | None = Field(default=None, max_length=32)
 
 
-class CreateTable(BaseModel):
+class CreateTable(Checked):
     model_config = ConfigDict(extra="forbid")
     game: str = Field(max_length=64)
     options: dict[str, Any] = Field(default_factory=dict)
@@ -57,19 +99,23 @@ class CreateTable(BaseModel):
     name: str | None = Field(default=None, max_length=200)
 
 
-class JoinTable(BaseModel):
+class JoinTable(Checked):
     model_config = ConfigDict(extra="forbid")
     name: str = Field(max_length=200)
     seat: int | None = None
 
 
-class OptionsCheck(BaseModel):
+class OptionsCheck(Checked):
     model_config = ConfigDict(extra="forbid")
     options: dict[str, Any] = Field(default_factory=dict)
 
 
 class BodyLimit:
-    """Refuse request bodies over the limit before they are read into memory."""
+    """Refuse request bodies over the limit before they reach the application.
+
+    A declared Content-Length over the limit is refused at once; a body sent without one
+    (chunked) is read up to the limit first and then handed on, so it is refused the same way.
+    """
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app, self.limit = app, limit
@@ -78,40 +124,162 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        declared = None
         for name, value in scope.get("headers", []):
-            if name == b"content-length" and value.isdigit() and int(value) > self.limit:
+            if name == b"content-length":
+                declared = value
+        if declared is not None and declared.isdigit() and int(declared) > self.limit:
+            await self._too_large(send)
+            return
+        if declared is not None and declared.isdigit():
+            await self.app(scope, receive, send)  # the server holds the client to its declared length
+            return
+        chunks: list[bytes] = []
+        seen = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":  # the client went away
+                return
+            chunk = message.get("body", b"")
+            seen += len(chunk)
+            if seen > self.limit:
                 await self._too_large(send)
                 return
-        seen = 0
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        replayed = False
 
-        async def limited() -> Message:
-            nonlocal seen
-            message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    raise ProtocolError("too_large", "request body too large")
-            return message
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+            return await receive()
 
-        try:
-            await self.app(scope, limited, send)
-        except ProtocolError:
-            await self._too_large(send)
+        await self.app(scope, replay, send)
 
     async def _too_large(self, send: Send) -> None:
-        body = json.dumps({"error": f"request body is larger than {self.limit} bytes", "code": "too_large"}).encode()
-        await send({"type": "http.response.start", "status": 413,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
-        await send({"type": "http.response.body", "body": body})
+        await send_error(send, 413, f"request body is larger than {self.limit} bytes", "too_large")
 
 
-def _error(exc: ProtocolError) -> JSONResponse:
-    return JSONResponse({"error": exc.message, "code": exc.code}, status_code=STATUS_OF.get(exc.code, 400))
+def host_allowed(host: str | None, names: set[str]) -> bool:
+    """Whether a Host header names this server: any IP address, ``localhost``, or a name in ``names``.
+
+    A browser that was led to this server by a rebound DNS name sends that name; refusing it
+    keeps other sites' pages from reading or changing anything here (DNS rebinding).
+    """
+    if host is None:
+        return True  # no Host header at all: an HTTP/1.0 script, not a browser
+    host = host.strip()
+    if host.startswith("["):
+        inner, sep, rest = host[1:].partition("]")
+        if not sep or (rest and not (rest.startswith(":") and rest[1:].isdigit())):
+            return False
+        try:
+            return ipaddress.ip_address(inner).version == 6
+        except ValueError:
+            return False
+    if host.count(":") > 1:  # a bare IPv6 address
+        try:
+            ipaddress.ip_address(host)
+            return True
+        except ValueError:
+            return False
+    name, sep, port = host.partition(":")
+    if sep and not port.isdigit():
+        return False
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        pass
+    name = name.lower().rstrip(".")
+    return bool(name) and (name == "localhost" or name in names)
 
 
-def _token(request: Request | WebSocket) -> str | None:
+def same_origin(origin: str, host: str | None) -> bool:
+    """Whether an Origin (or Referer) URL names the host and port this request was sent to."""
+    if host is None:
+        return False
+    try:
+        o, h = urlsplit(origin), urlsplit("//" + host)
+        if o.scheme not in ("http", "https") or not o.hostname or not h.hostname:
+            return False
+        o_port, h_port = o.port, h.port
+    except ValueError:
+        return False
+    if o.hostname.lower() != h.hostname.lower():
+        return False
+    default = (None, 80, 443)  # a proxy in front may have changed the scheme, so either default port will do
+    return o_port == h_port or (o_port in default and h_port in default)
+
+
+class RequestGuard:
+    """Before anything else: the Host must name this server (HTTP and WebSocket), and a browser's
+    state-changing request must come from this server's own pages (Origin, else Referer)."""
+
+    def __init__(self, app: ASGIApp, allowed_hosts: list[str]) -> None:
+        self.app = app
+        self.names = {n.strip().lower().rstrip(".") for n in allowed_hosts if n.strip()}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers: dict[bytes, bytes] = {}
+        for name, value in scope.get("headers", []):
+            headers.setdefault(name, value)
+        raw_host = headers.get(b"host")
+        host = raw_host.decode("latin-1") if raw_host is not None else None
+        if not host_allowed(host, self.names):
+            log.info("refused a request for the host name %r", (host or "")[:80])
+            await self._refuse(scope, send, 421, "this server does not serve that host name; add it with "
+                                                 "ludus serve --allowed-host NAME", "bad_host")
+            return
+        if scope["type"] == "http" and scope.get("method", "GET") in STATE_CHANGING:
+            origin = headers.get(b"origin") or headers.get(b"referer")
+            if origin is not None and not same_origin(origin.decode("latin-1"), host):
+                await self._refuse(scope, send, 403, "requests that change anything must come from this "
+                                                     "server's own pages", "cross_origin")
+                return
+        await self.app(scope, receive, send)
+
+    async def _refuse(self, scope: Scope, send: Send, status: int, message: str, code: str) -> None:
+        if scope["type"] == "http":
+            await send_error(send, status, message, code)
+        elif "websocket.http.response" in scope.get("extensions", {}):  # the same JSON answer, before the upgrade
+            body = error_body(message, code)
+            await send({"type": "websocket.http.response.start", "status": status,
+                        "headers": [(b"content-type", b"application/json"),
+                                    (b"content-length", str(len(body)).encode())]})
+            await send({"type": "websocket.http.response.body", "body": body})
+        else:
+            await send({"type": "websocket.close", "code": 4400 + status % 100, "reason": code})
+
+
+def _error(exc: ProtocolError) -> Response:
+    headers = {"retry-after": str(exc.retry_after)} if isinstance(exc, RateLimited) else None
+    return Response(error_body(exc.message, exc.code), status_code=STATUS_OF.get(exc.code, 400),
+                    media_type="application/json", headers=headers)
+
+
+def _token(hub: Hub, request: Request | WebSocket) -> str | None:
+    """The player's token, if this server issued it; anything else counts as no token at all."""
     token = request.cookies.get(COOKIE)
-    return token if token and len(token) <= 128 else None
+    return token if hub.valid_token(token) else None
+
+
+def _address(request: Request | WebSocket) -> str | None:
+    return request.client.host if request.client else None
+
+
+async def json_body(request: Request) -> None:
+    """JSON endpoints take JSON only: a form post (which any site can make a browser send) is refused."""
+    media = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if media != "application/json" and not (media.startswith("application/") and media.endswith("+json")):
+        raise ProtocolError("bad_content_type", "send the body as JSON, with the header "
+                                                "Content-Type: application/json")
 
 
 def _set_token(request: Request, response: Response, token: str) -> None:
@@ -124,8 +292,7 @@ def _same_origin(ws: WebSocket) -> bool:
     origin = ws.headers.get("origin")
     if origin is None:
         return True  # not a browser (scripts, tests); they must hold the cookie anyway
-    host = ws.headers.get("host", "")
-    return urlsplit(origin).netloc.lower() == host.lower()
+    return same_origin(origin, ws.headers.get("host"))
 
 
 def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> FastAPI:
@@ -144,23 +311,40 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
     app = FastAPI(title="Ludus", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
     app.state.hub = hub
     app.add_middleware(BodyLimit, limit=config.max_body_bytes)
+    app.add_middleware(RequestGuard, allowed_hosts=list(config.allowed_hosts))
 
     @app.exception_handler(ProtocolError)
-    async def _protocol_error(request: Request, exc: ProtocolError) -> JSONResponse:
+    async def _protocol_error(request: Request, exc: ProtocolError) -> Response:
         return _error(exc)
 
     @app.exception_handler(RequestValidationError)
-    async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def _validation_error(request: Request, exc: RequestValidationError) -> Response:
         problems = []
-        for err in exc.errors():
-            where = ".".join(str(p) for p in err.get("loc", ()) if p != "body")
-            problems.append(f"{where or 'body'}: {err.get('msg')}")
-        return JSONResponse({"error": "; ".join(problems) or "invalid request", "code": "bad_request"},
-                            status_code=422)
+        for err in exc.errors()[:5]:
+            where = ".".join(str(p)[:40] for p in err.get("loc", ()) if p != "body")
+            problems.append(f"{where or 'body'}: {str(err.get('msg'))[:200]}")
+        return Response(error_body("; ".join(problems) or "invalid request", "bad_request"), status_code=422,
+                        media_type="application/json")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        """Starlette's and FastAPI's own refusals (no route, wrong method, a body that cannot be read)."""
+        status = exc.status_code
+        code = HTTP_CODES.get(status, "bad_request" if 400 <= status < 500 else "server_error")
+        words = HTTP_WORDS.get(status) or (exc.detail if isinstance(exc.detail, str) else "the request was refused")
+        headers = {k: v for k, v in (exc.headers or {}).items() if k.lower() == "allow"}
+        return Response(error_body(words, code), status_code=status, media_type="application/json",
+                        headers=headers or None)
+
+    @app.exception_handler(Exception)
+    async def _server_error(request: Request, exc: Exception) -> Response:
+        """A bug: the client gets the documented shape, the log gets the traceback (never the client)."""
+        return Response(error_body("the server failed to handle this request", "server_error"), status_code=500,
+                        media_type="application/json")
 
     @app.exception_handler(LudusError)
-    async def _ludus_error(request: Request, exc: LudusError) -> JSONResponse:
-        return JSONResponse({"error": str(exc), "code": "bad_request"}, status_code=400)
+    async def _ludus_error(request: Request, exc: LudusError) -> Response:
+        return Response(error_body(str(exc), "bad_request"), status_code=400, media_type="application/json")
 
     # ------------------------------------------------------------- games
     @app.get("/api/games")
@@ -173,7 +357,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
                         "default_bot": default_bot(game)})
         return out
 
-    @app.post("/api/games/{name}/options")
+    @app.post("/api/games/{name}/options", dependencies=[Depends(json_body)])
     async def check_game_options(name: str, body: OptionsCheck) -> dict[str, Any]:
         from .hub import check_options
 
@@ -188,47 +372,51 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
     async def lobby() -> list[dict[str, Any]]:
         return hub.lobby()
 
-    @app.post("/api/tables", status_code=201)
+    @app.post("/api/tables", status_code=201, dependencies=[Depends(json_body)])
     async def create(body: CreateTable, request: Request) -> JSONResponse:
-        token = _token(request) or (new_token() if body.name is not None else None)
+        known = _token(hub, request)
+        token = known or (hub.issue_token() if body.name is not None else None)
         table = await hub.create(body.game, body.options, [s.model_dump() for s in body.seats], body.clock,
-                                 body.listed, token, body.name)
+                                 body.listed, token, body.name, address=_address(request))
         response = JSONResponse(_table_info(table, token), status_code=201)
-        if token and token != _token(request):
+        if token and token != known:
             _set_token(request, response, token)
         return response
 
     @app.get("/api/tables/{code}")
     async def table_info(code: str, request: Request) -> dict[str, Any]:
         table = await hub.get(code)
-        return _table_info(table, _token(request))
+        return _table_info(table, _token(hub, request))
 
-    @app.post("/api/tables/{code}/join")
+    @app.post("/api/tables/{code}/join", dependencies=[Depends(json_body)])
     async def join(code: str, body: JoinTable, request: Request) -> JSONResponse:
         table = await hub.get(code)
-        token = _token(request) or new_token()
+        known = _token(hub, request)
+        token = known or hub.issue_token()
         await hub.join(table, token, body.name, body.seat)
         response = JSONResponse(_table_info(table, token))
-        if token != _token(request):
+        if token != known:
             _set_token(request, response, token)
         return response
 
     @app.post("/api/tables/{code}/leave")
     async def leave(code: str, request: Request) -> dict[str, Any]:
         table = await hub.get(code)
-        await hub.leave(table, _token(request))
-        return _table_info(table, _token(request))
+        token = _token(hub, request)
+        await hub.leave(table, token)
+        return _table_info(table, token)
 
     @app.post("/api/tables/{code}/rematch")
     async def rematch(code: str, request: Request) -> dict[str, Any]:
         table = await hub.get(code)
-        new = await hub.rematch(table, _token(request))
-        return _table_info(new, _token(request))
+        token = _token(hub, request)
+        new = await hub.rematch(table, token)
+        return _table_info(new, token)
 
     @app.get("/api/tables/{code}/record")
     async def record(code: str, request: Request) -> Response:
         table = await hub.get(code)
-        data = hub.record_for(table, table.seat_of(_token(request)))
+        data = hub.record_for(table, table.seat_of(_token(hub, request)))
         suffix = "" if data.get("complete", True) else "-partial"
         return Response(json.dumps(data, indent=1, ensure_ascii=False), media_type="application/json", headers={
             "content-disposition": f'attachment; filename="ludus-{table.game.name}-{table.code}{suffix}.json"'})
@@ -238,7 +426,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
         table = await hub.get(code)
         if seat is not None and not 0 <= seat < len(table.seats):
             raise ProtocolError("bad_seat", f"seat must be 0 to {len(table.seats) - 1}")
-        viewer = seat if seat is not None else table.seat_of(_token(request))
+        viewer = seat if seat is not None else table.seat_of(_token(hub, request))
         frames = hub.replay_frames(table, viewer)
         return {"table": table.public(), "names": table.names(), "viewer": viewer, "frames": frames}
 
@@ -254,15 +442,15 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
             await ws.close(code=4404, reason=exc.message[:120])
             return
         await ws.accept()
-        seat = table.seat_of(_token(ws))
-        conn = Connection(ws.send_text, seat, RateLimit(config.rate_per_second, config.rate_burst))
+        seat = table.seat_of(_token(hub, ws))
+        conn = Connection(ws.send_text, seat, RateLimit(config.rate_per_second, config.rate_burst), _address(ws))
         try:
             hub.connect(table, conn)
         except ProtocolError as exc:
-            await ws.send_text(dumps({"type": "error", "code": exc.code, "message": exc.message}))
-            await ws.close(code=4429)
+            await ws.send_text(dumps({"type": "error", "id": None, "code": exc.code, "message": exc.message}))
+            await ws.close(code=4404 if exc.code == "expired" else 4429, reason=exc.code)
             return
-        sender = asyncio.ensure_future(_sender(hub, table, conn))
+        sender = asyncio.ensure_future(_sender(hub, table, conn, ws))
         try:
             await _receiver(hub, table, conn, ws, config)
         except WebSocketDisconnect:
@@ -281,21 +469,39 @@ def _table_info(table: Table, token: str | None) -> dict[str, Any]:
     return info
 
 
-async def _sender(hub: Hub, table: Table, conn: Connection) -> None:
-    """Send queued replies first, then the newest view; views in between are skipped on purpose."""
+async def _sender(hub: Hub, table: Table, conn: Connection, ws: WebSocket) -> None:
+    """Send queued replies first, then the newest view; views in between are skipped on purpose.
+
+    Nothing may end this task silently: a failure other than the client going away is logged
+    and the socket closed, so the client notices and reconnects instead of waiting forever.
+    """
     try:
         while not conn.closed:
             await conn.wake.wait()
             conn.wake.clear()
             while conn.outbox:
                 await conn.send(dumps(conn.outbox.popleft()))
+            if conn.close_with is not None:
+                code, reason = conn.close_with
+                conn.closed = True
+                await ws.close(code=code, reason=reason)
+                return
             if conn.dirty and not conn.closed:
                 conn.dirty = False
                 await conn.send(dumps(hub.view_for(table, conn)))
-    except (WebSocketDisconnect, RuntimeError, OSError):
-        conn.closed = True
     except asyncio.CancelledError:
         pass
+    except (WebSocketDisconnect, OSError):
+        conn.closed = True
+    except Exception:
+        conn.closed = True
+        if ws.application_state.name == "DISCONNECTED" or ws.client_state.name == "DISCONNECTED":
+            return  # the socket went away while we wrote to it: nothing to report
+        log.exception("sending to a connection at table %s failed; closing it", table.code)
+        try:
+            await ws.close(code=1011, reason="server error")
+        except Exception:  # noqa: BLE001 - already closing or gone
+            pass
 
 
 async def _receiver(hub: Hub, table: Table, conn: Connection, ws: WebSocket, config: ServerConfig) -> None:
@@ -310,23 +516,35 @@ async def _receiver(hub: Hub, table: Table, conn: Connection, ws: WebSocket, con
             msg = parse_message(message.get("text") if message.get("text") is not None else message.get("bytes"),
                                 config.max_message_bytes)
             mid = msg.get("id")
-            kind = msg["type"]
-            if kind == "ping":
-                conn.push({"type": "pong", "id": mid})
-            elif kind == "resume":
-                if conn.seat is None:
-                    raise ProtocolError("not_seated", "spectators have no seat to take back")
-                await hub.hand_back(table, conn.seat)
-                conn.push({"type": "ack", "id": mid})
-            elif kind == "act":
-                if conn.seat is not None and table.seats[conn.seat].away is not None:
-                    await hub.hand_back(table, conn.seat)
-                ply = await hub.submit(table, conn.seat, msg["action"], msg["moves"])
-                conn.push({"type": "ack", "id": mid, "ply": ply})
+            await _handle(hub, table, conn, msg, mid)
         except ProtocolError as exc:
             conn.push({"type": "error", "id": mid, "code": exc.code, "message": exc.message})
             if exc.code == "stale":
                 conn.mark_dirty()
+        except (asyncio.CancelledError, WebSocketDisconnect):
+            raise
+        except Exception:  # one message's failure must not end the connection: answer it and go on
+            log.exception("a message at table %s failed", table.code)
+            conn.push({"type": "error", "id": mid, "code": "server_error",
+                       "message": "the server failed to handle that message; nothing changed, please retry"})
+        if conn.closed:
+            return
         if len(conn.outbox) > 256:
             await ws.close(code=4429, reason="too many unread replies")
             return
+
+
+async def _handle(hub: Hub, table: Table, conn: Connection, msg: dict[str, Any], mid: Any) -> None:
+    kind = msg["type"]
+    if kind == "ping":
+        conn.push({"type": "pong", "id": mid})
+    elif kind == "resume":
+        if conn.seat is None:
+            raise ProtocolError("not_seated", "spectators have no seat to take back")
+        await hub.hand_back(table, conn.seat)
+        conn.push({"type": "ack", "id": mid})
+    elif kind == "act":
+        if conn.seat is not None and table.seats[conn.seat].away is not None:
+            await hub.hand_back(table, conn.seat)
+        ply = await hub.submit(table, conn.seat, msg["action"], msg["moves"], mid=mid)
+        conn.push({"type": "ack", "id": mid, "ply": ply})

@@ -29,7 +29,25 @@ class ServerConfig:
     max_message_bytes: int = 4096
     max_body_bytes: int = 16 * 1024
     max_live_tables: int = 2000
-    max_connections_per_table: int = 64
+    """Tables open or in play at once; expired and finished tables do not count."""
+    max_connections_per_seat: int = 8
+    """WebSockets one seat may hold (tabs, devices); counted apart from spectators, so they never lock a player out."""
+    max_spectators_per_table: int = 64
+    """Spectator WebSockets a table accepts."""
+    max_spectators_per_address: int = 16
+    """Spectator WebSockets one client address may hold across all tables."""
+    create_per_minute_client: float = 4.0
+    """Tables one browser (cookie token) may create per minute on average..."""
+    create_burst_client: int = 8
+    """...and at once."""
+    create_per_minute_address: float = 12.0
+    """Tables one client address may create per minute (all its browsers together)..."""
+    create_burst_address: int = 24
+    """...and at once."""
+    open_table_ttl: float = 30 * 60
+    """Seconds an open table (waiting for people) lives without anyone joining or leaving; then it expires."""
+    allowed_hosts: list[str] = field(default_factory=list)
+    """Host names served besides IP addresses and ``localhost`` (DNS-rebinding protection)."""
     rate_per_second: float = 20.0
     rate_burst: int = 40
     bot_threads: int = 2

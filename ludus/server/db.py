@@ -8,6 +8,7 @@ created and upgraded by the Alembic migrations shipped in ``migrations/``.
 
 from __future__ import annotations
 
+import secrets
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -21,8 +22,11 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    insert,
+    select,
 )
 from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from ..core.errors import LudusError
@@ -49,7 +53,7 @@ class TableRow(Base):
     game: Mapped[str] = mapped_column(String(64))
     options: Mapped[str] = mapped_column(Text)  # JSON object
     seed: Mapped[int] = mapped_column(BigInteger)
-    status: Mapped[str] = mapped_column(String(16), index=True)  # open | playing | finished
+    status: Mapped[str] = mapped_column(String(16), index=True)  # open | playing | finished | expired
     clock_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
     listed: Mapped[bool] = mapped_column(Boolean, default=True)
     rematch_of: Mapped[str | None] = mapped_column(String(16), nullable=True)
@@ -82,6 +86,37 @@ class ActionRow(Base):
     action: Mapped[str] = mapped_column(Text)  # the action's JSON
     by_bot: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SettingRow(Base):
+    """Server-wide values kept with the games, e.g. the secret that signs player tokens."""
+
+    __tablename__ = "ludus_settings"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+
+
+TOKEN_SECRET = "token_secret"
+
+
+def server_secret(engine: Engine) -> bytes:
+    """The key that signs player tokens: made once, then read back by every server on this database.
+
+    Two servers starting together may both try to create it; the primary key lets one win and
+    the other reads the winner's.
+    """
+    for _ in range(5):
+        with engine.connect() as conn:
+            value = conn.execute(select(SettingRow.value).where(SettingRow.key == TOKEN_SECRET)).scalar()
+        if value:
+            return bytes.fromhex(value)
+        try:
+            with engine.begin() as conn:
+                conn.execute(insert(SettingRow).values(key=TOKEN_SECRET, value=secrets.token_hex(32)))
+        except IntegrityError:
+            pass  # another server made it first; read theirs
+    raise DatabaseError("could not read or create the token secret")
 
 
 def normalize_url(url: str) -> str:

@@ -9,14 +9,16 @@ between the write and the swap loses nothing: the restart replays the written re
 from __future__ import annotations
 
 import asyncio
+import base64
 import hashlib
 import hmac
 import json
 import logging
+import math
 import re
 import secrets
 import time
-from collections import OrderedDict, deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -30,7 +32,8 @@ from ..core.records import record_of
 from ..games import game_names, get_game
 from .bots import BotRunner, bot_kinds, default_bot
 from .config import ServerConfig
-from .protocol import ProtocolError, RateLimit, clean_name
+from .db import server_secret
+from .protocol import KeyedRateLimit, ProtocolError, RateLimit, clean_name
 from . import store as ops
 from .store import SeatData, Store, TableData
 from .views import ViewerLog, seat_payload, viewer_record
@@ -51,8 +54,20 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def new_token() -> str:
-    return secrets.token_urlsafe(32)
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+class RateLimited(ProtocolError):
+    """A ``rate_limited`` refusal that says when to try again (HTTP 429 with Retry-After)."""
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__("rate_limited", message)
+        self.retry_after = max(1, math.ceil(retry_after))
+
+
+def table_gone(code: str) -> ProtocolError:
+    return ProtocolError("expired", f"table {code} has expired: nobody joined it in time; create a new one")
 
 
 def is_file_option(info: OptionInfo) -> bool:
@@ -93,10 +108,14 @@ def check_options(game: Game, values: Any) -> Any:
 class Connection:
     """One WebSocket: a seat or a spectator. Views are coalesced: only the newest is sent."""
 
-    def __init__(self, send: Callable[[str], Awaitable[None]], seat: int | None, rate: RateLimit) -> None:
+    def __init__(self, send: Callable[[str], Awaitable[None]], seat: int | None, rate: RateLimit,
+                 address: str | None = None) -> None:
         self.send = send
         self.seat = seat
         self.rate = rate
+        self.address = address  # the client's address, for the per-address spectator cap
+        self.counted = False  # counted among the address's spectators
+        self.close_with: tuple[int, str] | None = None  # the sender closes the socket with this, after the outbox
         self.outbox: deque[dict[str, Any]] = deque()
         self.dirty = True
         self.wake = asyncio.Event()
@@ -110,6 +129,11 @@ class Connection:
 
     def mark_dirty(self) -> None:
         self.dirty = True
+        self.wake.set()
+
+    def close(self, code: int, reason: str) -> None:
+        """Ask the sender to close the socket once the queued replies are out."""
+        self.close_with = (code, reason)
         self.wake.set()
 
 
@@ -156,6 +180,8 @@ class Table:
     cache: dict[Any, Any] = field(default_factory=dict)
     logs: dict[int | None, ViewerLog] = field(default_factory=dict)
     replays: dict[Any, Any] = field(default_factory=dict)
+    touched: float = field(default_factory=time.monotonic)  # creation or the last join/leave, for expiry
+    unconfirmed: PendingMove | None = None  # a move whose commit is in doubt (see Hub.submit)
 
     def seat_of(self, token: str | None) -> int | None:
         if not token:
@@ -203,6 +229,28 @@ class Table:
         self.moves[seat] += 1
 
 
+UNCONFIRMED = ("the database did not confirm your move and cannot be asked right now, so it may or may not "
+               "have been saved; this table will acknowledge it or ask you to play again once the server knows")
+
+
+@dataclass
+class PendingMove:
+    """A move checked and written, but not yet applied: its commit may or may not have happened."""
+
+    op: ops.Write
+    ply: int
+    seat: int
+    action: Any  # canonical JSON
+    by_bot: bool
+    status: str
+    after: State
+    mid: Any = None
+    ghost: int | None = None  # the PostgreSQL session whose COMMIT failed
+    tries: int = 0
+    next_try: float = 0.0
+    task: asyncio.Future | None = None
+
+
 class Hub:
     """Every live table, the database and the bots, on one event loop."""
 
@@ -215,26 +263,38 @@ class Hub:
         self.bots = BotRunner(config.bot_threads, config.bot_processes)
         self.loop: asyncio.AbstractEventLoop | None = None
         self.stopping = False
+        self.secret: bytes | None = None
+        self.spectators: Counter[str] = Counter()  # spectator connections by client address
+        self.create_by_client = KeyedRateLimit(config.create_per_minute_client, config.create_burst_client)
+        self.create_by_address = KeyedRateLimit(config.create_per_minute_address, config.create_burst_address)
+        self.sweeper: asyncio.Task | None = None
 
     # ----------------------------------------------------------------- life cycle
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
         self.store = await self.db(Store, self.config.database)
-        rows = await self.db(self.store.load_unfinished)
-        for data in rows:
+        self.secret = await self.db(server_secret, self.store.engine)
+        rows, expired = await self.db(self.store.load_live, self.config.open_table_ttl)
+        if expired:
+            log.info("%d open table(s) expired while the server was down", expired)
+        for data, age in rows:
             try:
                 table = self._build(data)
             except (LudusError, KeyError, ValueError) as exc:
                 log.error("table %s cannot be resumed: %s", data.code, exc)
                 continue
+            table.touched = time.monotonic() - age
             self.tables[table.code] = table
             for seat in table.seats:  # nobody is connected yet: give each a chance to come back
                 self._start_grace(table, seat.index)
             self._schedule(table)
         log.info("resumed %d unfinished table(s)", len(self.tables))
+        self.sweeper = asyncio.ensure_future(self._sweep())
 
     async def stop(self) -> None:
         self.stopping = True
+        if self.sweeper is not None:
+            self.sweeper.cancel()
         for table in self.tables.values():
             self._cancel_all(table)
             for seat in table.seats:
@@ -249,6 +309,25 @@ class Hub:
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a blocking database read off the event loop."""
         return await asyncio.get_running_loop().run_in_executor(self.db_thread, fn, *args)
+
+    # ----------------------------------------------------------------- player tokens
+    def _mac(self, rand: str) -> str:
+        assert self.secret is not None
+        return _b64(hmac.new(self.secret, rand.encode("ascii"), hashlib.sha256).digest())
+
+    def issue_token(self) -> str:
+        """A new player token: 256 random bits and the server's signature over them."""
+        rand = secrets.token_urlsafe(32)
+        return f"{rand}.{self._mac(rand)}"
+
+    def valid_token(self, token: str | None) -> bool:
+        """Whether this server (or another one on the same database) issued ``token``."""
+        if not token or self.secret is None or len(token) > 128 or token.count(".") != 1:
+            return False
+        rand, mac = token.split(".")
+        if len(rand) < 43 or not rand.isascii() or not mac.isascii():
+            return False
+        return hmac.compare_digest(mac.encode("ascii"), self._mac(rand).encode("ascii"))
 
     async def write(self, op: ops.Write) -> None:
         """Queue a write and wait until it is committed (grouped with others waiting then)."""
@@ -288,6 +367,8 @@ class Hub:
         data = await self.db(self.store.load_table, code)
         if data is None:
             raise ProtocolError("no_table", f"there is no table {code!r}")
+        if data.status == "expired":
+            raise table_gone(code)
         table = self.tables.get(code) or self._build(data)
         self.tables[code] = table
         if table.status == "finished":
@@ -295,7 +376,7 @@ class Hub:
         return table
 
     def lobby(self) -> list[dict[str, Any]]:
-        live = [t for t in self.tables.values() if t.listed and t.status != "finished"]
+        live = [t for t in self.tables.values() if t.listed and t.status in ("open", "playing")]
         live.sort(key=lambda t: (t.status != "open", t.code))
         return [t.public() for t in live[:200]]
 
@@ -310,7 +391,9 @@ class Hub:
 
     # ----------------------------------------------------------------- creating and joining
     async def create(self, game_name: str, options: Any, seats: list[dict[str, Any]], clock: int | None,
-                     listed: bool, token: str | None, name: str | None, rematch_of: Table | None = None) -> Table:
+                     listed: bool, token: str | None, name: str | None, rematch_of: Table | None = None,
+                     address: str | None = None) -> Table:
+        """A new table. ``address`` (the client's) and ``token`` are rate limited; rematches are not."""
         if game_name not in game_names():
             raise ProtocolError("bad_game", f"unknown game {game_name!r}; games here: {', '.join(game_names())}")
         game = get_game(game_name)
@@ -332,7 +415,9 @@ class Hub:
         low = self.config.min_clock
         if clock is not None and not low <= clock <= MAX_CLOCK:
             raise ProtocolError("bad_clock", f"the turn clock must be {low} to {MAX_CLOCK} seconds per move, or off")
-        live = sum(1 for t in self.tables.values() if t.status != "finished")
+        if rematch_of is None:
+            self._limit_creation(token, address)
+        live = sum(1 for t in self.tables.values() if t.status in ("open", "playing"))
         if live >= self.config.max_live_tables:
             raise ProtocolError("busy", "this server has too many tables in play; try again later")
         humans = [s for s in seat_objs if s.kind == "human"]
@@ -363,6 +448,25 @@ class Hub:
         self._schedule(table)
         return table
 
+    def _limit_creation(self, token: str | None, address: str | None) -> None:
+        """Token buckets per browser and per address; both must allow it, then both are charged."""
+        now = time.monotonic()
+        cfg = self.config
+        checks = []
+        if token is not None:
+            checks.append((self.create_by_client, hash_token(token), cfg.create_per_minute_client,
+                           cfg.create_burst_client, "you are"))
+        if address is not None:
+            checks.append((self.create_by_address, address, cfg.create_per_minute_address,
+                           cfg.create_burst_address, "your network address is"))
+        for limit, key, rate, burst, who in checks:
+            wait = limit.wait(key, now)
+            if wait > 0:
+                raise RateLimited(f"{who} creating tables too fast (at most {burst} at once, then {rate:g} a minute); "
+                                  f"please try again in {max(1, math.ceil(wait))} seconds", wait)
+        for limit, key, *_ in checks:
+            limit.take(key, now)
+
     def _new_code(self) -> str:
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
@@ -376,6 +480,8 @@ class Hub:
             mine = table.seat_of(token)
             if mine is not None:
                 return mine
+            if table.status == "expired":
+                raise table_gone(table.code)
             if table.status != "open":
                 raise ProtocolError("table_full", "this game has started; you can watch it")
             free = [s for s in table.seats if s.kind == "human" and s.token_hash is None]
@@ -398,6 +504,7 @@ class Hub:
                 chosen.name, chosen.token_hash = before
                 raise
             table.status = status
+            table.touched = time.monotonic()
             if status == "playing":
                 for s in humans:
                     if s.conns == 0:
@@ -414,6 +521,7 @@ class Hub:
             seat = table.seats[index]
             if table.status == "open":
                 seat.name, seat.token_hash = None, None
+                table.touched = time.monotonic()
             elif table.status == "playing":
                 seat.away = "left"
             else:
@@ -438,8 +546,24 @@ class Hub:
 
     # ----------------------------------------------------------------- connections
     def connect(self, table: Table, conn: Connection) -> None:
-        if len(table.conns) >= self.config.max_connections_per_table:
-            raise ProtocolError("busy", "this table has too many connections")
+        """Admit a connection. Seats have their own allowance, so spectators can never crowd a player out."""
+        cfg = self.config
+        if table.status == "expired":
+            raise table_gone(table.code)
+        if conn.seat is not None:
+            if table.seats[conn.seat].conns >= cfg.max_connections_per_seat:
+                raise ProtocolError("busy", f"your seat is already open in {cfg.max_connections_per_seat} windows; "
+                                            "close one of them")
+        else:
+            watching = sum(1 for c in table.conns if c.seat is None)
+            if watching >= cfg.max_spectators_per_table:
+                raise ProtocolError("busy", "this table has as many spectators as it can take; try again later")
+            if conn.address is not None:
+                if self.spectators[conn.address] >= cfg.max_spectators_per_address:
+                    raise ProtocolError("busy", "too many tables are being watched from your network address; "
+                                                "close some of them")
+                self.spectators[conn.address] += 1
+                conn.counted = True
         table.conns.add(conn)
         if conn.seat is not None:
             seat = table.seats[conn.seat]
@@ -454,6 +578,13 @@ class Hub:
     def disconnect(self, table: Table, conn: Connection) -> None:
         conn.closed = True
         conn.wake.set()
+        if conn.counted and conn.address is not None:
+            conn.counted = False
+            self.spectators[conn.address] -= 1
+            if self.spectators[conn.address] <= 0:
+                del self.spectators[conn.address]
+        if conn not in table.conns:
+            return
         table.conns.discard(conn)
         if conn.seat is not None:
             seat = table.seats[conn.seat]
@@ -502,10 +633,47 @@ class Hub:
         except Exception:  # the seat change is shown anyway; it only affects who plays, not the record
             log.exception("could not store seat %d of table %s", seat.index, table.code)
 
-    # ----------------------------------------------------------------- moves
-    async def submit(self, table: Table, seat: int | None, raw: Any, moves: int, by_bot: bool = False) -> int:
-        """Validate, persist, apply and announce one action; returns its ply. Raises ProtocolError."""
+    # ----------------------------------------------------------------- expiry of open tables
+    async def _sweep(self) -> None:
+        """Now and then, expire the open tables nobody has joined or left for ``open_table_ttl`` seconds."""
+        ttl = self.config.open_table_ttl
+        interval = max(0.05, min(60.0, ttl / 4))
+        while not self.stopping:
+            await asyncio.sleep(interval)
+            now = time.monotonic()
+            for table in [t for t in self.tables.values() if t.status == "open" and now - t.touched > ttl]:
+                try:
+                    await self._expire(table)
+                except Exception:  # noqa: BLE001 - the sweep goes on; the table is tried again next time
+                    log.exception("could not expire table %s", table.code)
+
+    async def _expire(self, table: Table) -> None:
         async with table.lock:
+            if table.status != "open" or time.monotonic() - table.touched <= self.config.open_table_ttl:
+                return
+            await self.write(ops.expire_table(table.code))
+            table.status = "expired"
+            if self.tables.get(table.code) is table:
+                del self.tables[table.code]
+            self._cancel_all(table)
+            for handle in table.grace.values():
+                handle.cancel()
+            table.grace.clear()
+            gone = table_gone(table.code)
+            for conn in list(table.conns):
+                conn.push({"type": "error", "id": None, "code": gone.code, "message": gone.message})
+                conn.close(4404, "table expired")
+        log.info("table %s expired: nobody joined within %g s", table.code, self.config.open_table_ttl)
+
+    # ----------------------------------------------------------------- moves
+    async def submit(self, table: Table, seat: int | None, raw: Any, moves: int, by_bot: bool = False,
+                     mid: Any = None) -> int:
+        """Validate, persist, apply and announce one action; returns its ply. Raises ProtocolError.
+
+        ``mid`` is the client's message id, used if the move has to be acknowledged late (below)."""
+        async with table.lock:
+            if table.unconfirmed is not None:  # an earlier move's commit is in doubt: settle it first
+                await self._reconcile(table)
             if seat is None:
                 raise ProtocolError("not_seated", "spectators cannot play; join a seat to play")
             if table.status == "open":
@@ -539,24 +707,93 @@ class Hub:
             canonical = action.to_json()
             status = "finished" if after.is_terminal() else table.status
             result = {"scores": after.scores(), "winners": after.winners()} if after.is_terminal() else None
+            op = ops.append_action(table.code, ply, seat, canonical, by_bot, status, result)
+            move = PendingMove(op, ply, seat, canonical, by_bot, status, after, mid)
             try:
-                await self.write(ops.append_action(table.code, ply, seat, canonical, by_bot, status, result))
+                await self.write(op)
+            except ops.OutcomeUnknown as exc:
+                # The commit failed in a way that may have stored the move, and the database cannot
+                # be asked now. Keep the move: no other move may take this ply until we know.
+                log.error("move %d of table %s: commit outcome unknown; holding the table until it is known",
+                          ply, table.code)
+                move.ghost = exc.ghost
+                table.unconfirmed = move
+                move.task = asyncio.ensure_future(self._reconcile_later(table, move))
+                raise ProtocolError("unconfirmed", UNCONFIRMED) from None
             except Exception:
                 log.exception("could not store move %d of table %s", ply, table.code)
                 raise ProtocolError("server_error", "the move could not be saved; nothing changed, please retry") from None
-            table.state = after
-            table.recorded.append((seat, canonical))
-            table.by_bot.append(by_bot)
-            table.moves[seat] += 1
-            if not by_bot and s.away == "timeout":
-                s.away = None  # playing by hand is taking the seat back
-                await self._save_seat(table, s)
-            table.status = status
-            if status == "finished":
-                log.info("table %s finished after %d moves", table.code, ply + 1)
-                self._remember_finished(table)
-            self._changed(table)
+            await self._apply_move(table, move)
             return ply
+
+    async def _apply_move(self, table: Table, move: PendingMove) -> None:
+        """Swap in a stored move's state and announce it (under the table's lock)."""
+        table.state = move.after
+        table.recorded.append((move.seat, move.action))
+        table.by_bot.append(move.by_bot)
+        table.moves[move.seat] += 1
+        s = table.seats[move.seat]
+        if not move.by_bot and s.away == "timeout":
+            s.away = None  # playing by hand is taking the seat back
+            await self._save_seat(table, s)
+        table.status = move.status
+        if move.status == "finished":
+            log.info("table %s finished after %d moves", table.code, move.ply + 1)
+            self._remember_finished(table)
+        self._changed(table)
+
+    async def _reconcile(self, table: Table) -> None:
+        """Learn whether the table's unconfirmed move was stored (under the table's lock).
+
+        Stored: apply it and acknowledge it late to its seat's connections. Not stored: drop it
+        and tell them. Cannot tell yet: raise ``unconfirmed`` and keep holding the table."""
+        move = table.unconfirmed
+        if move is None:
+            return
+        wait = move.next_try - time.monotonic()
+        if wait > 0:  # the database was unreachable a moment ago: do not hammer it
+            await asyncio.sleep(wait)
+        assert self.store is not None
+        try:
+            stored = await self.db(self.store.applied, move.op, move.ghost)
+        except Exception as exc:  # noqa: BLE001 - still cannot reach the database
+            move.tries += 1
+            move.next_try = time.monotonic() + min(2.0, 0.1 * 2 ** move.tries)
+            log.warning("move %d of table %s still unconfirmed: %s", move.ply, table.code,
+                        str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+            raise ProtocolError("unconfirmed", "this table is waiting to learn whether its last move was saved; "
+                                               "try again in a moment") from None
+        table.unconfirmed = None
+        seat_conns = [c for c in table.conns if c.seat == move.seat and not c.closed]
+        if stored:
+            log.warning("move %d of table %s was stored after all: applying it", move.ply, table.code)
+            await self._apply_move(table, move)
+            if not move.by_bot:
+                for conn in seat_conns:
+                    conn.push({"type": "ack", "id": move.mid, "ply": move.ply})
+        else:
+            log.warning("move %d of table %s was not stored: dropped", move.ply, table.code)
+            if not move.by_bot:
+                for conn in seat_conns:
+                    conn.push({"type": "error", "id": move.mid, "code": "server_error",
+                               "message": "your move could not be saved; nothing changed, please play it again"})
+            self._changed(table)
+
+    async def _reconcile_later(self, table: Table, move: PendingMove) -> None:
+        """Keep asking, with back-off, until the unconfirmed move is settled (or another path settled it)."""
+        try:
+            while not self.stopping:
+                await asyncio.sleep(max(0.2, move.next_try - time.monotonic()))
+                async with table.lock:
+                    if table.unconfirmed is not move or self.stopping:
+                        return
+                    try:
+                        await self._reconcile(table)
+                        return
+                    except ProtocolError:
+                        continue
+        except asyncio.CancelledError:
+            pass
 
     # ----------------------------------------------------------------- views
     def view_for(self, table: Table, conn: Connection) -> dict[str, Any]:
@@ -727,4 +964,10 @@ class Hub:
 
 
 def dumps(msg: dict[str, Any]) -> str:
-    return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+    text = json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # text UTF-8 cannot carry (a lone surrogate): send it escaped instead
+            return json.dumps(msg, separators=(",", ":"))
+    return text

@@ -28,37 +28,108 @@ class ProtocolError(LudusError):
         self.message = message
 
 
+MAX_DEPTH = 32
+"""Deepest nesting of arrays and objects a message may have (real actions need a handful)."""
+MAX_ID = 64
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _describe(value: Any) -> str:
+    """A short, safe description of a client's value for an error message (never its full repr)."""
+    if isinstance(value, str):
+        return repr(value[:40] + ("…" if len(value) > 40 else ""))
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    if isinstance(value, (int, float)):
+        return "a number"
+    return "an array" if isinstance(value, list) else "an object"
+
+
+def check_json_value(value: Any, max_depth: int = MAX_DEPTH) -> None:
+    """Refuse nesting deeper than ``max_depth`` and text that is not valid Unicode (lone surrogates).
+
+    Iterative, so a hostile value cannot exhaust the stack here; everything that passes can be
+    sent back as UTF-8 and handled by recursive code without trouble.
+    """
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            if not item.isascii():
+                try:
+                    item.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise ProtocolError("bad_message", "the message holds text that is not valid Unicode "
+                                                       "(a lone surrogate escape such as \\ud800)") from None
+        elif isinstance(item, (list, dict)):
+            if depth >= max_depth:
+                raise ProtocolError("bad_message", f"the message is nested more than {max_depth} levels deep")
+            if isinstance(item, dict):
+                stack.extend((k, depth + 1) for k in item)
+                stack.extend((v, depth + 1) for v in item.values())
+            else:
+                stack.extend((v, depth + 1) for v in item)
+
+
+def check_id(mid: Any) -> None:
+    """A message id is echoed back: a short string (valid Unicode) or an integer, never a bool."""
+    if mid is None:
+        return
+    if isinstance(mid, bool) or not isinstance(mid, (str, int)) or len(str(mid)) > MAX_ID:
+        raise ProtocolError("bad_message", f"field 'id' must be a string of at most {MAX_ID} characters "
+                                           "or an integer of at most 64 digits")
+    if isinstance(mid, str):
+        check_json_value(mid)  # it is sent back, so it must be valid Unicode
+
+
 def parse_message(raw: str | bytes | None, limit: int) -> dict[str, Any]:
-    """Decode one WebSocket frame into a checked message dict."""
+    """Decode one WebSocket frame into a checked message dict.
+
+    Anything a client can send ends here as a dict of the right shape or a ``bad_message`` /
+    ``too_large`` :class:`ProtocolError`; no other exception leaves this function.
+    """
     if raw is None:
         raise ProtocolError("bad_message", "messages must be JSON text frames")
-    if isinstance(raw, bytes):
+    if isinstance(raw, (bytes, bytearray)):
         raise ProtocolError("bad_message", "binary frames are not accepted; send JSON text")
-    if len(raw.encode("utf-8")) > limit:
+    if not isinstance(raw, str):
+        raise ProtocolError("bad_message", "messages must be JSON text frames")
+    try:
+        size = len(raw.encode("utf-8"))
+    except UnicodeEncodeError:
+        raise ProtocolError("bad_message", "the message is not valid UTF-8 text") from None
+    if size > limit:
         raise ProtocolError("too_large", f"message is larger than {limit} bytes")
     try:
-        msg = json.loads(raw)
+        msg = json.loads(raw, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise ProtocolError("bad_message", f"message is not valid JSON ({exc.msg})") from None
+    except RecursionError:
+        raise ProtocolError("bad_message", f"the message is nested more than {MAX_DEPTH} levels deep") from None
+    except ValueError as exc:  # NaN/Infinity, or an integer too long to convert
+        raise ProtocolError("bad_message", f"message is not valid JSON ({str(exc)[:80]})") from None
     if not isinstance(msg, dict):
         raise ProtocolError("bad_message", "a message must be a JSON object")
+    check_json_value(msg)
     kind = msg.get("type")
-    if kind not in MESSAGE_TYPES:
+    if not isinstance(kind, str) or kind not in MESSAGE_TYPES:
         known = ", ".join(sorted(MESSAGE_TYPES))
-        raise ProtocolError("bad_message", f"unknown message type {kind!r}; known types: {known}")
+        what = "is missing" if "type" not in msg else f"is {_describe(kind)}"
+        raise ProtocolError("bad_message", f"unknown message type: field 'type' {what}; known types: {known}")
     fields = MESSAGE_TYPES[kind]
     for key in msg:
         if key != "type" and key not in fields:
-            raise ProtocolError("bad_message", f"unexpected field {key!r} in a {kind!r} message")
+            raise ProtocolError("bad_message", f"unexpected field {_describe(key)} in a {kind!r} message")
     for key, required in fields.items():
         if required and key not in msg:
             raise ProtocolError("bad_message", f"a {kind!r} message needs the field {key!r}")
-    mid = msg.get("id")
-    if mid is not None and not (isinstance(mid, (str, int)) and not isinstance(mid, bool) and len(str(mid)) <= 64):
-        raise ProtocolError("bad_message", "field 'id' must be a short string or number")
+    check_id(msg.get("id"))
     if kind == "act":
         moves = msg["moves"]
-        if not isinstance(moves, int) or isinstance(moves, bool) or moves < 0:
+        if not isinstance(moves, int) or isinstance(moves, bool) or not 0 <= moves < 2**31:
             raise ProtocolError("bad_message", "field 'moves' must be the count of moves you have made (an integer)")
     return msg
 
@@ -93,3 +164,36 @@ class RateLimit:
             self.tokens -= 1
             return True
         return False
+
+
+class KeyedRateLimit:
+    """Token buckets by key (a client's token, an address): ``per_minute`` on average, ``burst`` at once.
+
+    Buckets that have refilled are dropped now and then, so memory stays bounded by the
+    clients seen within the last refill time. ``per_minute <= 0`` turns the limit off.
+    """
+
+    def __init__(self, per_minute: float, burst: int) -> None:
+        self.rate = per_minute / 60.0
+        self.burst = float(max(1, burst))
+        self.buckets: dict[str, tuple[float, float]] = {}  # key -> (tokens, at)
+        self.next_prune = 4096
+
+    def _tokens(self, key: str, now: float) -> float:
+        tokens, at = self.buckets.get(key, (self.burst, now))
+        return min(self.burst, tokens + (now - at) * self.rate)
+
+    def wait(self, key: str, now: float) -> float:
+        """Seconds until ``key`` may act once more (0 if it may now)."""
+        if self.rate <= 0:
+            return 0.0
+        tokens = self._tokens(key, now)
+        return 0.0 if tokens >= 1 else (1 - tokens) / self.rate
+
+    def take(self, key: str, now: float) -> None:
+        if self.rate <= 0:
+            return
+        self.buckets[key] = (self._tokens(key, now) - 1, now)
+        if len(self.buckets) > self.next_prune:
+            self.buckets = {k: v for k, v in self.buckets.items() if self._tokens(k, now) < self.burst}
+            self.next_prune = max(4096, 2 * len(self.buckets))

@@ -5,6 +5,14 @@ before acknowledged" holds. When many tables move at once, the writes waiting at
 moment share one transaction and one disk flush (group commit): with SQLite's full
 fsync that is several times cheaper per move than a flush each, and the durability is
 the same. A failed group is retried write by write, so one bad write fails alone.
+
+A commit that fails may still have happened: the connection can drop after the database
+received COMMIT but before its answer arrived. So each write carries a check that reads it
+back (``Write.applied``). After a failed commit the writer asks, on another connection,
+whether each write is already there (on PostgreSQL it first makes sure the old session is
+gone, so its transaction cannot still land). A write that is there has succeeded; one that
+is not is retried alone; and when the database cannot be asked at all, the caller gets
+:class:`OutcomeUnknown` rather than a failure, and must not assume either way.
 """
 
 from __future__ import annotations
@@ -14,19 +22,45 @@ import json
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import timedelta, timezone
 from typing import Any
 
-from sqlalchemy import Connection, delete, func, insert, select, update
+from sqlalchemy import Connection, delete, func, insert, select, text, update
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
 
 from .db import ActionRow, SeatRow, TableRow, make_engine, migrate, utcnow
 
 log = logging.getLogger("ludus.server")
 MAX_GROUP = 256
 
-Write = Callable[[Connection], None]
+
+class WriteFailed(RuntimeError):
+    """The write is known not to be in the database: nothing changed."""
+
+
+class OutcomeUnknown(RuntimeError):
+    """The commit failed in a way that may have stored the write, and the database could not be
+    asked. ``ghost`` is the PostgreSQL backend whose transaction may still be pending (or None)."""
+
+    def __init__(self, message: str, ghost: int | None = None) -> None:
+        super().__init__(message)
+        self.ghost = ghost
+
+
+@dataclass
+class Write:
+    """One write: ``run`` does it inside a transaction; ``applied`` tells whether it is already stored."""
+
+    run: Callable[[Connection], None]
+    applied: Callable[[Connection], bool] | None = None
+    what: str = "write"
+
+    def __call__(self, c: Connection) -> None:
+        self.run(c)
 
 
 @dataclass
@@ -67,7 +101,10 @@ def create_table(t: TableData) -> Write:
                                          token_hash=s.token_hash, away=s.away) for s in t.seats])
         if t.rematch_of:
             c.execute(update(TableRow).where(TableRow.code == t.rematch_of).values(rematch_code=t.code))
-    return run
+
+    def applied(c: Connection) -> bool:
+        return c.execute(select(TableRow.seed).where(TableRow.code == t.code)).scalar() == t.seed
+    return Write(run, applied, f"table {t.code}")
 
 
 def update_seat(code: str, seat: SeatData, status: str | None = None) -> Write:
@@ -78,21 +115,98 @@ def update_seat(code: str, seat: SeatData, status: str | None = None) -> Write:
         if status is not None:
             values["status"] = status
         c.execute(update(TableRow).where(TableRow.code == code).values(**values))
-    return run
+
+    def applied(c: Connection) -> bool:
+        row = c.execute(select(SeatRow.name, SeatRow.token_hash, SeatRow.away)
+                        .where(SeatRow.table_code == code, SeatRow.seat == seat.seat)).first()
+        if row is None or tuple(row) != (seat.name, seat.token_hash, seat.away):
+            return False
+        return status is None or c.execute(select(TableRow.status).where(TableRow.code == code)).scalar() == status
+    return Write(run, applied, f"seat {seat.seat} of table {code}")
 
 
 def append_action(code: str, ply: int, seat: int, action: Any, by_bot: bool, status: str,
                   result: dict[str, Any] | None) -> Write:
-    """Store one accepted action; the primary key (table, ply) makes a duplicate impossible."""
+    """Store one accepted action; the primary key (table, ply) makes a duplicate impossible.
+
+    It counts as already applied when the row at (table, ply) holds this very action by this
+    seat (the table's status is written in the same transaction)."""
+    raw = json.dumps(action)
+
     def run(c: Connection) -> None:
         now = utcnow()
-        c.execute(insert(ActionRow).values(table_code=code, ply=ply, seat=seat, action=json.dumps(action),
+        c.execute(insert(ActionRow).values(table_code=code, ply=ply, seat=seat, action=raw,
                                            by_bot=by_bot, created_at=now))
         values: dict[str, Any] = {"status": status, "updated_at": now}
         if result is not None:
             values["result"] = json.dumps(result)
         c.execute(update(TableRow).where(TableRow.code == code).values(**values))
-    return run
+
+    def applied(c: Connection) -> bool:
+        row = c.execute(select(ActionRow.seat, ActionRow.action, ActionRow.by_bot)
+                        .where(ActionRow.table_code == code, ActionRow.ply == ply)).first()
+        return row is not None and (row.seat, row.action, bool(row.by_bot)) == (seat, raw, by_bot)
+    return Write(run, applied, f"move {ply} of table {code}")
+
+
+def expire_table(code: str) -> Write:
+    """Mark an open table expired (only if it is still open)."""
+    def run(c: Connection) -> None:
+        c.execute(update(TableRow).where(TableRow.code == code, TableRow.status == "open")
+                  .values(status="expired", updated_at=utcnow()))
+
+    def applied(c: Connection) -> bool:
+        return c.execute(select(TableRow.status).where(TableRow.code == code)).scalar() != "open"
+    return Write(run, applied, f"expiry of table {code}")
+
+
+def _backend_pid(conn: Connection) -> int | None:
+    """The PostgreSQL server process of this connection (None elsewhere); read without a query."""
+    if conn.dialect.name != "postgresql":
+        return None
+    try:
+        return int(conn.connection.dbapi_connection.info.backend_pid)  # type: ignore[union-attr]
+    except Exception:  # noqa: BLE001 - only a help for settling a failed commit
+        return None
+
+
+def _bury(c: Connection, ghost: int) -> None:
+    """Make sure PostgreSQL backend ``ghost`` (the session whose COMMIT failed) has ended.
+
+    Until it has, its transaction may still commit or roll back, and a read could see the old
+    state. Ending it settles the transaction for good; then a read tells the truth."""
+    if ghost == _backend_pid(c):
+        return  # a new session that happens to have the old number: the old one is gone
+    # only a session of this same user and database: never someone else's that reused the number
+    mine = "FROM pg_stat_activity WHERE pid = :pid AND usename = current_user AND datname = current_database()"
+    for call in ("pg_terminate_backend(pid, 5000)", "pg_terminate_backend(pid)"):  # the first needs PostgreSQL 14
+        try:
+            c.execute(text(f"SELECT {call} {mine}"), {"pid": ghost})
+            c.commit()
+            break
+        except Exception:  # noqa: BLE001 - not allowed (or too old): try the next, then wait for it to go
+            c.rollback()
+    for _ in range(100):
+        alive = c.execute(text(f"SELECT count(*) {mine}"), {"pid": ghost}).scalar()
+        c.rollback()
+        if not alive:
+            return
+        time.sleep(0.1)
+    raise RuntimeError(f"database session {ghost} is still open")
+
+
+def check_applied(engine: Engine, ops: list[Write], ghost: int | None = None) -> list[bool]:
+    """Whether each write is in the database, read on a connection other than the failed one.
+
+    Raises when the database cannot be asked. ``ghost``: a PostgreSQL backend that must be gone first."""
+    with engine.connect() as c:
+        if ghost is not None:
+            _bury(c, ghost)
+        out = []
+        for op in ops:
+            out.append(bool(op.applied(c)))
+            c.rollback()
+        return out
 
 
 class Writer:
@@ -100,6 +214,7 @@ class Writer:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self.last_pid: int | None = None  # the PostgreSQL backend of the transaction under way
         self.queue: queue.SimpleQueue[tuple[Write, asyncio.Future, asyncio.AbstractEventLoop] | None] = \
             queue.SimpleQueue()
         self.thread = threading.Thread(target=self._run, name="ludus-writer", daemon=True)
@@ -135,23 +250,56 @@ class Writer:
             if stop:
                 return
 
-    def _commit(self, group: list[tuple[Write, asyncio.Future, asyncio.AbstractEventLoop]]) -> None:
+    def _transact(self, ops: list[Write]) -> None:
+        """Run ``ops`` in one transaction and commit it (tests wrap this to inject failures)."""
+        with self.engine.begin() as conn:
+            self.last_pid = _backend_pid(conn)
+            for op in ops:
+                op(conn)
+
+    def _commit(self, group: list[tuple[Write, asyncio.Future, asyncio.AbstractEventLoop]],
+                alone: bool = False) -> None:
+        """Commit ``group`` in one transaction; after a failure, settle each write by reading it back."""
+        self.last_pid = None
         try:
-            with self.engine.begin() as conn:
-                for op, _, _ in group:
-                    op(conn)
-        except Exception:
-            if len(group) > 1:  # find the bad one: each alone
-                for one in group:
-                    self._commit([one])
-                return
-            _, fut, loop = group[0]
-            exc = RuntimeError("database write failed")
-            log.exception("database write failed")
-            loop.call_soon_threadsafe(_settle, fut, exc)
+            self._transact([op for op, _, _ in group])
+        except Exception as exc:  # noqa: BLE001 - every failure is settled below
+            error: Exception = exc
+        else:
+            for _, fut, loop in group:
+                loop.call_soon_threadsafe(_settle, fut, None)
             return
-        for _, fut, loop in group:
-            loop.call_soon_threadsafe(_settle, fut, None)
+        # The transaction failed, maybe during COMMIT: it may have happened all the same. If the
+        # connection was lost, its server session may still be finishing it: end that first.
+        lost = isinstance(error, DBAPIError) and error.connection_invalidated
+        ghost = self.last_pid if lost else None
+        log.warning("database write failed (%d write(s)): %s", len(group), str(error).splitlines()[0] if str(error)
+                    else type(error).__name__)
+        checked = [item for item in group if getattr(item[0], "applied", None) is not None]
+        unchecked = [item for item in group if getattr(item[0], "applied", None) is None]
+        try:
+            found = check_applied(self.engine, [op for op, _, _ in checked], ghost)
+        except Exception as exc:  # noqa: BLE001 - the database cannot be asked now
+            log.error("cannot tell whether %d write(s) were stored: %s", len(checked),
+                      str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+            for op, fut, loop in checked:
+                loop.call_soon_threadsafe(_settle, fut, OutcomeUnknown(f"{op.what}: outcome unknown", ghost))
+            retry = unchecked
+        else:
+            retry = list(unchecked)
+            for (op, fut, loop), there in zip(checked, found):
+                if there:
+                    log.warning("%s was stored although its commit reported an error", op.what)
+                    loop.call_soon_threadsafe(_settle, fut, None)
+                else:
+                    retry.append((op, fut, loop))
+        if alone:  # this was already the retry: what is not there has failed
+            for op, fut, loop in retry:
+                log.error("database write failed: %s", getattr(op, "what", "write"))
+                loop.call_soon_threadsafe(_settle, fut, WriteFailed("database write failed"))
+            return
+        for one in retry:  # each alone, so one bad write fails alone
+            self._commit([one], alone=True)
 
 
 def _settle(fut: asyncio.Future, exc: BaseException | None) -> None:
@@ -174,6 +322,10 @@ class Store:
     async def write(self, op: Write) -> None:
         await self.writer.write(op)
 
+    def applied(self, op: Write, ghost: int | None = None) -> bool:
+        """Read back whether ``op`` is stored (blocking; raises when the database cannot be asked)."""
+        return check_applied(self.engine, [op], ghost)[0]
+
     def close(self) -> None:
         self.writer.close()
         self.engine.dispose()
@@ -194,11 +346,27 @@ class Store:
             row = c.execute(select(TableRow).where(TableRow.code == code)).first()
             return None if row is None else self._load(c, row)
 
-    def load_unfinished(self) -> list[TableData]:
+    def load_live(self, ttl: float) -> tuple[list[tuple[TableData, float]], int]:
+        """Expire the open tables untouched for ``ttl`` seconds, then read the open and playing ones.
+
+        Returns each table with the seconds since its last seat change, and how many expired
+        (once at startup: tables may have passed their time while the server was down).
+        """
+        now = utcnow()
+        with self.engine.begin() as c:
+            expired = c.execute(update(TableRow).where(TableRow.status == "open",
+                                                       TableRow.updated_at < now - timedelta(seconds=ttl))
+                                .values(status="expired", updated_at=now)).rowcount
+        out = []
         with self.engine.connect() as c:
-            rows = c.execute(select(TableRow).where(TableRow.status != "finished")
+            rows = c.execute(select(TableRow).where(TableRow.status.in_(("open", "playing")))
                              .order_by(TableRow.created_at)).all()
-            return [self._load(c, row) for row in rows]
+            for row in rows:
+                at = row.updated_at
+                if at.tzinfo is None:  # SQLite keeps no zone; everything is written in UTC
+                    at = at.replace(tzinfo=timezone.utc)
+                out.append((self._load(c, row), max(0.0, (now - at).total_seconds())))
+        return out, expired or 0
 
     def action_count(self, code: str) -> int:
         with self.engine.connect() as c:

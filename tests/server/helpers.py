@@ -25,7 +25,9 @@ class LiveServer:
         self.config = config
         self.app = create_app(config)
         self.hub = self.app.state.hub
-        self.sock = socket.socket()
+        # IPPROTO_TCP, so asyncio sets TCP_NODELAY on each connection: with client and server in one
+        # process, a reply written in two parts otherwise waited ~40 ms for the client's delayed ACK
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind(("127.0.0.1", port))
         self.port = self.sock.getsockname()[1]

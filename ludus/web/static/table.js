@@ -79,7 +79,11 @@ function connect() {
   ws.addEventListener("close", (event) => {
     if (page.ws !== ws) return;
     page.pending = null;
-    if (event.code === 4404) { notice(`There is no table ${code}.`, "error"); $("conn").textContent = ""; return; }
+    if (event.code === 4404) {  // gone for good; an "expired" error sent just before says why
+      if (!$("notice").textContent) notice(`There is no table ${code}.`, "error");
+      $("conn").textContent = "";
+      return;
+    }
     $("conn").textContent = "connection lost — reconnecting…";
     const delay = Math.min(5000, 300 * 2 ** page.retry++);
     setTimeout(connect, delay);
