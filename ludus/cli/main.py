@@ -13,6 +13,19 @@ from rich.table import Table
 from ..core.errors import LudusError
 
 
+def _seed_arg(text: str) -> int:
+    """A --seed value: a whole number that a record can hold (see ludus.core.records)."""
+    from ..core.records import SEED_MAX, SEED_MIN
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text[:40]!r}") from None
+    if not SEED_MIN <= value <= SEED_MAX:
+        raise argparse.ArgumentTypeError(f"a seed must be from {SEED_MIN} to {SEED_MAX}")
+    return value
+
+
 def _add_play(sub: argparse._SubParsersAction) -> None:
     from ..games import game_names
     from .adapters import get_adapter
@@ -24,7 +37,7 @@ def _add_play(sub: argparse._SubParsersAction) -> None:
         p.add_argument("--players", type=int, help="number of players (if the game has that option)")
         p.add_argument("--seat", help="your seat number(s), 1-based, comma-separated; 'none' to watch bots")
         p.add_argument("--bots", help="bot kinds for the other seats, e.g. heuristic or random,heuristic")
-        p.add_argument("--seed", type=int, help="seed for a reproducible game")
+        p.add_argument("--seed", type=_seed_arg, help="seed for a reproducible game")
         p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE", help="set a game option")
         p.add_argument("--save", metavar="FILE", help="save the game record to FILE at the end")
         get_adapter(name).add_arguments(p)
@@ -55,26 +68,33 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     from .adapters import get_adapter
 
     record = records.load(args.file)
+    state = records.initial_state(record, get_game)  # checks the game, options, players and result
     adapter = get_adapter(record.game)
-    game = get_game(record.game)
-    state = records.initial_state(record, get_game)
-    names = record.players or game.seat_names(state.options)
+    game = state.game
+    n = state.num_seats()
+    if args.seat is not None and not 1 <= args.seat <= n:
+        raise LudusError(f"--seat must be a seat of this game, 1 to {n}; not {args.seat}")
+    plain_names = record.players or game.seat_names(state.options)
+    # names and card keys come from the file: brackets in them must not be read as rich markup
+    names = [escape(name) for name in plain_names]
     viewer = None if args.seat is None else args.seat - 1
     console.print(f"[bold]{game.title}[/] record: {len(record.actions)} actions")
     step = 0
-    for state, actor, action in records.iter_replay(record, get_game):
+    final = state
+    for final, actor, action in records.iter_replay(record, get_game):
         step += 1
-        who = "Chance" if actor == CHANCE else names[actor]
+        who = "Chance" if actor == CHANCE else plain_names[actor]
         hidden = viewer is not None and actor != viewer and not action.visible_to(viewer, actor)
         if not hidden and (actor != CHANCE or adapter.show_chance(action)):
-            console.print(f"{step:>4}. " + adapter.describe_action(who, action))
+            console.print(f"{step:>4}. " + escape(adapter.describe_action(who, action)))
         if args.step and actor != CHANCE:
             view_seat = viewer if viewer is not None else (actor if actor >= 0 else None)
             if view_seat is not None:
-                adapter.render(console, state.view(view_seat), names)
+                adapter.render(console, final.view(view_seat), names)
             if console.input("[dim]Enter for next, q to stop[/] ").strip().lower() == "q":
                 return 0
-    final = records.replay(record, get_game)
+    # iter_replay changes its state in place: after the loop, final is the state after the last action
+    records.verify_result(record, final)
     if final.is_terminal():
         adapter.render_final(console, final.observation(viewer), final.scores(), final.winners(), names)
     else:

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
-from .errors import IllegalAction, RecordError
+from .errors import DataError, IllegalAction, InvalidOptions, RecordError
 from .options import describe_options, options_to_json, parse_options
 from .rng import Rng
 
@@ -275,24 +275,45 @@ class Game(ABC):
         """The state before any chance outcome or decision."""
 
     def state_from_json(self, data: Mapping[str, Any]) -> State:
-        """Rebuild a state from :meth:`State.to_json`; malformed data raises RecordError."""
+        """Rebuild a state from :meth:`State.to_json`; malformed data raises RecordError.
+
+        Each game checks its own fields completely (ranges, lengths, types, where every card
+        is, what the phase requires), so that a position either loads as one the engine can
+        play on or is refused with a message naming the field. Invalid options are refused
+        the same way. Any other error a game's reader lets slip is turned into a RecordError
+        here as a last line of defence, never into a half-built state.
+        """
         if not isinstance(data, Mapping) or data.get("game") != self.name:
             raise RecordError(f"not a {self.name} position")
-        opts = self.parse_options(data.get("options") or {})
-        rng_state = data.get("rng")
-        if rng_state is not None and (not isinstance(rng_state, int) or isinstance(rng_state, bool)):
-            raise RecordError("position 'rng' must be an integer or null")
-        rng = None if rng_state is None else Rng(rng_state)
+        raw_options = data.get("options")
+        if raw_options is not None and not isinstance(raw_options, Mapping):
+            raise RecordError("position 'options' must be an object")
         try:
-            return self._state_from_position(opts, rng, data.get("state"))
+            opts = self.parse_options(raw_options or {})
+        except (InvalidOptions, DataError) as exc:
+            raise RecordError(f"position options are invalid: {exc}") from exc
+        rng_state = data.get("rng")  # absent or null: chance is explicit
+        if rng_state is not None and (
+            not isinstance(rng_state, int) or isinstance(rng_state, bool) or not 0 <= rng_state < 1 << 64
+        ):
+            raise RecordError("position 'rng' must be a whole number from 0 to 2**64 - 1, or null")
+        rng = None if rng_state is None else Rng(rng_state)
+        if not isinstance(data.get("state"), Mapping):
+            raise RecordError("position 'state' must be an object")
+        try:
+            return self._state_from_position(opts, rng, data["state"])
         except RecordError:
             raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        except (InvalidOptions, DataError) as exc:
+            raise RecordError(f"position options are invalid: {exc}") from exc
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError,
+                RecursionError, AssertionError) as exc:
             raise RecordError(f"malformed {self.name} position: {exc!r}") from exc
 
     @abstractmethod
     def _state_from_position(self, options: Any, rng: Rng | None, data: Any) -> State:
-        """Inverse of ``State._position``; may raise KeyError/TypeError/ValueError on bad data."""
+        """Inverse of ``State._position``: check every field and raise RecordError naming the
+        field on anything inconsistent (``data`` is known to be a mapping)."""
 
     @abstractmethod
     def action_from_json(self, data: Any) -> Action:

@@ -8,18 +8,49 @@ The format is described in ``docs/records.md``.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import IllegalAction, InvalidOptions, LudusError, RecordError
+from .datafile import read_text
+from .errors import DataError, IllegalAction, InvalidOptions, LudusError, RecordError
 from .game import CHANCE, Game, State
 from .options import options_to_json
 
 FORMAT = "ludus-record"
 VERSION = 1
 MAX_RECORD_BYTES = 16 * 1024 * 1024
+SEED_MIN = -(2**63)
+"""Seeds run from the smallest signed to the largest unsigned 64-bit number; the generator
+uses the seed's low 64 bits, so this range holds every seed the tools write."""
+SEED_MAX = 2**64 - 1
+RESULT_KEYS = ("scores", "winners")
+MAX_NAME_CHARS = 200
+
+
+def _clip(text: str, limit: int = 300) -> str:
+    """A message part cut to ``limit`` characters, so a hostile record cannot flood the terminal."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _show(value: Any, limit: int = 300) -> str:
+    """``repr(value)`` for a message, cut short; never fails (a huge or deep value is named instead)."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # an int past Python's conversion limit, or deep nesting
+        text = f"<{type(value).__name__} too large to show>"
+    return _clip(text, limit)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and (isinstance(value, int) or math.isfinite(value)))
 
 
 @dataclass
@@ -79,22 +110,30 @@ def record_of(state: State, seed: int | None, players: list[str] | None = None,
 
 
 def parse_record(data: Any) -> Record:
-    """Check the shape of a decoded record; every problem raises RecordError with its place."""
+    """Check the shape of a decoded record; every problem raises RecordError with its place.
+
+    Checks that need the game (seat numbers, how many players and scores) are made when the
+    record is replayed, by :func:`initial_state` and :func:`iter_replay`.
+    """
     if not isinstance(data, Mapping):
         raise RecordError("a record must be a JSON object")
     if data.get("format") != FORMAT:
         raise RecordError(f"not a Ludus record (field 'format' must be {FORMAT!r})")
-    if data.get("version") != VERSION:
-        raise RecordError(f"unsupported record version {data.get('version')!r}; this program reads {VERSION}")
+    version = data.get("version")
+    if not _is_int(version) or version != VERSION:
+        raise RecordError(f"unsupported record version {_show(version, 40)}; this program reads {VERSION}")
     game = data.get("game")
     if not isinstance(game, str):
         raise RecordError("field 'game' must be a game name")
     options = data.get("options", {})
-    if not isinstance(options, Mapping):
+    if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
         raise RecordError("field 'options' must be an object")
     seed = data.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise RecordError("field 'seed' must be an integer")
+    if seed is not None:
+        if not _is_int(seed):
+            raise RecordError("field 'seed' must be an integer")
+        if not SEED_MIN <= seed <= SEED_MAX:
+            raise RecordError(f"field 'seed' must be from {SEED_MIN} to {SEED_MAX}")
     start = data.get("start")
     if start is not None and not isinstance(start, Mapping):
         raise RecordError("field 'start' must be a position object")
@@ -105,19 +144,38 @@ def parse_record(data: Any) -> Record:
         raise RecordError("field 'actions' must be a list")
     actions: list[tuple[int, Any]] = []
     for i, entry in enumerate(raw_actions):
-        if (not isinstance(entry, list) or len(entry) != 2 or not isinstance(entry[0], int)
-                or isinstance(entry[0], bool)):
+        if not isinstance(entry, list) or len(entry) != 2 or not _is_int(entry[0]):
             raise RecordError(f"action {i + 1} must be [seat, action]")
         actions.append((entry[0], entry[1]))
     players = data.get("players", [])
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise RecordError("field 'players' must be a list of names")
+    if any(not p.isprintable() for p in players):
+        raise RecordError("player names must not hold control characters")
+    if any(len(p) > MAX_NAME_CHARS for p in players):
+        raise RecordError(f"a player name may have at most {MAX_NAME_CHARS} characters")
     result = data.get("result")
-    if result is not None and not isinstance(result, Mapping):
-        raise RecordError("field 'result' must be an object")
+    if result is not None:
+        result = _parse_result(result)
     return Record(game=game, options=dict(options), actions=actions, seed=seed,
-                  start=dict(start) if start is not None else None, players=players,
-                  result=dict(result) if result is not None else None)
+                  start=dict(start) if start is not None else None, players=list(players),
+                  result=result)
+
+
+def _parse_result(result: Any) -> dict[str, Any]:
+    """The generic checks of a ``result``: lists of numbers and of distinct seat numbers."""
+    if not isinstance(result, Mapping):
+        raise RecordError("field 'result' must be an object with 'scores' and 'winners'")
+    if set(result) != set(RESULT_KEYS):
+        raise RecordError("field 'result' must have exactly the fields 'scores' and 'winners'")
+    scores, winners = result["scores"], result["winners"]
+    if not isinstance(scores, list) or not all(_is_number(x) for x in scores):
+        raise RecordError("result 'scores' must be a list of numbers, one per seat")
+    if not isinstance(winners, list) or not all(_is_int(w) for w in winners):
+        raise RecordError("result 'winners' must be a list of seat numbers")
+    if len(set(winners)) != len(winners):
+        raise RecordError("result 'winners' names a seat twice")
+    return {"scores": list(scores), "winners": list(winners)}
 
 
 def loads(text: str) -> Record:
@@ -127,16 +185,15 @@ def loads(text: str) -> Record:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"record is not valid JSON: {exc}") from exc
+    except RecursionError:
+        raise RecordError("record is not valid JSON: it is nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer longer than Python converts
+        raise RecordError(f"record is not valid JSON: {_clip(str(exc))}") from None
     return parse_record(data)
 
 
 def load(path: str | Path) -> Record:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RecordError(f"cannot read record {path}: {exc.strerror}") from exc
-    except UnicodeDecodeError as exc:
-        raise RecordError(f"record {path} is not UTF-8 text") from exc
+    text = read_text(path, MAX_RECORD_BYTES, "record", RecordError)
     try:
         return loads(text)
     except RecordError as exc:
@@ -144,42 +201,104 @@ def load(path: str | Path) -> Record:
 
 
 def initial_state(record: Record, find_game: Callable[[str], Game]) -> State:
-    """The state a record starts from (before its first action)."""
+    """The state a record starts from (before its first action).
+
+    Also checks what needs the game: as many player names as seats (or none), and a result
+    with one score per seat and winners among the seats.
+    """
     try:
         game = find_game(record.game)
     except LudusError as exc:
         raise RecordError(str(exc)) from exc
     try:
         if record.start is not None:
-            return game.state_from_json(record.start)
-        return game.new_initial_state(record.options, seed=record.seed)
-    except InvalidOptions as exc:
+            state = game.state_from_json(record.start)
+            if record.options and game.parse_options(record.options) != state.options:
+                raise RecordError("the record's options differ from those of its start position")
+        else:
+            state = game.new_initial_state(record.options, seed=record.seed)
+    except (InvalidOptions, DataError) as exc:
         raise RecordError(f"record options are invalid: {exc}") from exc
+    except LudusError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a safety net: hostile input must not crash a reader
+        where = "start position" if record.start is not None else "options"
+        raise RecordError(f"the record's {where} cannot be read: {_show(exc)}") from exc
+    n = state.num_seats()
+    if record.players and len(record.players) != n:
+        raise RecordError(f"the record names {len(record.players)} players for a game of {n} seats")
+    if record.result is not None:
+        if len(record.result["scores"]) != n:
+            raise RecordError(f"result 'scores' must have one number per seat ({n})")
+        if not all(0 <= w < n for w in record.result["winners"]):
+            raise RecordError(f"result 'winners' must be seat numbers from 0 to {n - 1}")
+    return state
+
+
+def _check_seat(state: State, seat: int, i: int) -> None:
+    n = state.num_seats()
+    if seat == CHANCE:
+        if state.rng is not None:
+            raise RecordError(f"action {i + 1}: a chance outcome (seat -1) in a record whose chance follows "
+                              "its seed or start position")
+    elif not 0 <= seat < n:
+        raise RecordError(f"action {i + 1}: seat {_show(seat, 40)} is not a seat of this game "
+                          f"(0 to {n - 1}, or -1 for chance)")
 
 
 def iter_replay(record: Record, find_game: Callable[[str], Game]) -> Iterator[tuple[State, int, Any]]:
-    """Yield (state before, seat, action) for each step, applying it after the yield."""
+    """Yield (state before, seat, action) for each step, applying it after the yield.
+
+    Each seat is checked to be one of the game's (or -1 for chance when chance is explicit)
+    before its step is yielded; an action that cannot be read or applied raises RecordError.
+    """
     state = initial_state(record, find_game)
     for i, (seat, raw) in enumerate(record.actions):
+        _check_seat(state, seat, i)
         try:
             action = state.game.action_from_json(raw)
         except RecordError as exc:
-            raise RecordError(f"action {i + 1}: {exc}") from exc
+            raise RecordError(f"action {i + 1}: {_clip(str(exc))}") from exc
+        except Exception as exc:  # noqa: BLE001 - a safety net behind each game's own checks
+            raise RecordError(f"action {i + 1}: cannot read {_show(raw, 80)}: {_show(exc)}") from exc
         yield state, seat, action
         try:
             state.apply(action, seat)
         except IllegalAction as exc:
-            raise RecordError(f"action {i + 1} ({action}) by seat {seat} is illegal: {exc}") from exc
+            raise RecordError(f"action {i + 1} ({_clip(str(action), 80)}) by seat {seat} is illegal: "
+                              f"{_clip(str(exc))}") from exc
+        except Exception as exc:  # noqa: BLE001 - the replay stops; the half-changed state is not used
+            raise RecordError(f"action {i + 1} ({_clip(str(action), 80)}) by seat {seat} cannot be played: "
+                              f"{_show(exc)}") from exc
+
+
+def verify_result(record: Record, final: State) -> None:
+    """Compare the record's stated result with the replayed game's; any difference raises RecordError."""
+    if record.result is None:
+        return
+    if not final.is_terminal():
+        raise RecordError(f"the record states a result, but its {len(record.actions)} actions end "
+                          "before the game does")
+    # Python compares ints and floats by value, exactly and without overflow (2 == 2.0)
+    if sorted(record.result["winners"]) != sorted(final.winners()):
+        raise RecordError("the record's stated winners differ from the replayed game's "
+                          f"({_show(record.result['winners'], 120)} stated, {final.winners()} replayed)")
+    if list(record.result["scores"]) != list(final.scores()):
+        raise RecordError("the record's stated scores differ from the replayed game's "
+                          f"({_show(record.result['scores'], 120)} stated, {final.scores()} replayed)")
 
 
 def replay(record: Record, find_game: Callable[[str], Game], check_result: bool = True) -> State:
-    """Replay every action of a record (each validated) and return the final state."""
-    final = initial_state(record, find_game)
+    """Replay every action of a record (each validated) and return the final state.
+
+    With ``check_result`` a record that states a result must end where the game ends, with
+    exactly those scores and winners.
+    """
+    final: State | None = None
     for state, _seat, _action in iter_replay(record, find_game):
         final = state
-    if not record.actions:
+    if final is None:
         final = initial_state(record, find_game)
-    if check_result and record.result is not None and final.is_terminal():
-        if list(record.result.get("winners", [])) != final.winners():
-            raise RecordError("the record's stated winners differ from the replayed game's")
+    if check_result:
+        verify_result(record, final)
     return final

@@ -114,3 +114,19 @@ def test_record_file_is_json_with_one_action_per_line(tmp_path):
     data = json.loads(path.read_text())
     assert data["format"] == "ludus-record" and data["seed"] == 2
     assert path.read_text().count("\n") > len(data["actions"])
+
+
+@pytest.mark.parametrize("seed", [str(2**64), str(-(2**63) - 1), "9" * 5000])
+def test_play_refuses_a_seed_no_record_can_hold(seed, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["play", "gorus-maximus", "--seat", "none", "--seed", seed])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "a seed must be from" in err or "not a whole number" in err
+
+
+def test_play_with_a_negative_seed_saves_a_record_that_replays(tmp_path, capsys):
+    path = tmp_path / "g.json"
+    assert main(["play", "gorus-maximus", "--seat", "none", "--seed", "-5", "--save", str(path)]) == 0
+    assert main(["replay", str(path)]) == 0
+    assert "Game over" in capsys.readouterr().out

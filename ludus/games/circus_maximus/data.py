@@ -19,6 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ...core.datafile import MiB, read_text
 from ...core.errors import DataError
 
 DEFAULT_PATH = Path(__file__).parent / "data" / "cards.toml"
@@ -346,12 +347,7 @@ def parse_cards(text: str, path: str = "<cards>") -> CardData:
 
 @lru_cache(maxsize=16)
 def _load_cached(path: str, mtime_ns: int, size: int) -> CardData:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DataError(f"{path}: cannot read card data: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise DataError(f"{path}: card data is not UTF-8 text") from None
+    text = read_text(path, MiB, "card data", DataError)
     return parse_cards(text, path)
 
 

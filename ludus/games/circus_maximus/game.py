@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...core.bits import iter_bits, popcount
-from ...core.errors import InvalidOptions, RecordError
+from ...core.errors import DataError, InvalidOptions, RecordError
 from ...core.game import CHANCE, Action, Game, Observation, SeatView, State
 from ...core.memo import derived
 from ...core.options import option
@@ -919,6 +919,20 @@ class CircusMaximusState(State[CircusMaximusOptions]):
         self._finish_line(li)
         return False
 
+    def _resolving_waits(self) -> bool:
+        """Whether the trader at ``res_pos`` has a pick to make now (what ``_resolution_waits``
+        stops for), without moving on; for checking loaded positions."""
+        li = self.res_line
+        line = self.lines[li]
+        if self.res_pos >= len(line) or not self._items_left(li):
+            return False
+        seat = line[self.res_pos][0]
+        if li <= FORUM:
+            return True
+        v = li - 2
+        return bool(self.tickets[seat] & self.data.venue_ticket_masks[v]
+                    or (self._caesar_here(v) and self.favours[seat]))
+
     def _finish_line(self, li: int) -> None:
         self.res_again = False
         if li == VILLA:
@@ -1112,69 +1126,201 @@ class CircusMaximusState(State[CircusMaximusOptions]):
         return None
 
 
+_MAX_DRAWS = 64
+_MAX_COINS = 10**6
+"""Bounds for numbers the rules keep small; a position with more is refused, never built."""
+
+
+def _show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _pos_field(data: dict[str, Any], name: str) -> Any:
+    if name not in data:
+        raise RecordError(f"position has no field {name!r}")
+    return data[name]
+
+
+def _pos_int(v: Any, what: str, lo: int, hi: int) -> int:
+    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+        raise RecordError(f"position field {what!r} must be a whole number from {lo} to {hi}, not {_show(v)}")
+    return v
+
+
+def _pos_mask(v: Any, what: str, full: int) -> int:
+    if not isinstance(v, int) or isinstance(v, bool) or v < 0 or v & ~full:
+        raise RecordError(f"position field {what!r} must be a set of card ids of this deck "
+                          f"(a bitmask within {full:#x}), not {_show(v)}")
+    return v
+
+
+def _pos_list(v: Any, what: str, size: int | None = None) -> list[Any]:
+    if not isinstance(v, list) or (size is not None and len(v) != size):
+        raise RecordError(f"position field {what!r} must be a list" + ("" if size is None else f" of {size}"))
+    return v
+
+
 def _state_from_position(game: Game, options: CircusMaximusOptions, rng: Rng | None, data: Any,
                          cards: CardData) -> CircusMaximusState:
+    """Inverse of ``CircusMaximusState._position``. Every field is checked (bounds, card ids within
+    their deck, one entry per seat), every card must be in exactly one place, and the position as
+    a whole must be one the rules stop at (a chance node with a card to draw, or a decision for a
+    seat that has one); anything else raises RecordError naming the field."""
     if not isinstance(data, dict):
         raise RecordError("a Circus Maximus position must be an object")
     st = CircusMaximusState(game, options, rng, cards)
     n = st.n
-
-    def want_int(v: Any, what: str) -> int:
-        if not isinstance(v, int) or isinstance(v, bool):
-            raise RecordError(f"position field {what!r} must be a whole number")
-        return v
-
-    for name in CircusMaximusState._INT_FIELDS:
-        setattr(st, name, want_int(data[name], name))
+    d = cards
+    f = lambda name: _pos_field(data, name)  # noqa: E731
+    st.day = _pos_int(f("day"), "day", 1, DAYS)
+    st.stage = _pos_int(f("stage"), "stage", 0, 4)
+    st.turn = _pos_int(f("turn"), "turn", 0, n - 1)
+    st.starting = _pos_int(f("starting"), "starting", 0, n - 1)
+    st.passed = _pos_int(f("passed"), "passed", 0, (1 << n) - 1)
+    st.extra = _pos_int(f("extra"), "extra", 0, 1)
+    st.pending_visitor = _pos_int(f("pending_visitor"), "pending_visitor", -1, len(d.visitor_kind_of) - 1)
+    st.res_line = _pos_int(f("res_line"), "res_line", 0, len(LINE_KEYS) - 1)
+    st.res_pos = _pos_int(f("res_pos"), "res_pos", 0, 8 * n)
+    for name in ("fav_deck", "fav_display", "fav_gone"):
+        setattr(st, name, _pos_mask(f(name), name, d.all_favours))
+    for name in ("tkt_deck", "forum"):
+        setattr(st, name, _pos_mask(f(name), name, d.all_tickets))
+    for name in ("vis_deck", "vis_box", "vis_aside"):
+        setattr(st, name, _pos_mask(f(name), name, d.all_visitors))
     for name in CircusMaximusState._BOOL_FIELDS:
-        if not isinstance(data[name], bool):
+        if not isinstance(f(name), bool):
             raise RecordError(f"position field {name!r} must be true or false")
         setattr(st, name, data[name])
-    for name in CircusMaximusState._INT_LISTS:
-        value = data[name]
-        size = 3 if name in ("setup_counts", "bonus", "venue_vis") else n
-        if not isinstance(value, list) or len(value) != size:
-            raise RecordError(f"position field {name!r} must be a list of {size} numbers")
-        setattr(st, name, [want_int(x, name) for x in value])
+    st.hands = [_pos_mask(x, "hands", ALL_TRADERS) for x in _pos_list(f("hands"), "hands", n)]
+    st.favours = [_pos_mask(x, "favours", d.all_favours) for x in _pos_list(f("favours"), "favours", n)]
+    st.tickets = [_pos_mask(x, "tickets", d.all_tickets) for x in _pos_list(f("tickets"), "tickets", n)]
+    st.setup_counts = [_pos_int(x, "setup_counts", 0, 2 * n) for x in _pos_list(f("setup_counts"), "setup_counts", 3)]
+    st.bonus = [_pos_int(x, "bonus", 0, DAYS - 1) for x in _pos_list(f("bonus"), "bonus", 3)]
+    st.venue_vis = [_pos_mask(x, "venue_vis", d.all_visitors) for x in _pos_list(f("venue_vis"), "venue_vis", 3)]
+    st.totals = [_pos_int(x, "totals", 0, _MAX_COINS) for x in _pos_list(f("totals"), "totals", n)]
     st.draws = []
-    for t in data["draws"]:
-        if not (isinstance(t, list) and len(t) == 2 and t[0] in TASKS):
-            raise RecordError(f"bad pending draw {t!r}")
-        st.draws.append((t[0], want_int(t[1], "draws")))
-    if len(data["lines"]) != len(LINE_KEYS):
-        raise RecordError("a position has five lines")
+    for t in _pos_list(f("draws"), "draws"):
+        if not (isinstance(t, list) and len(t) == 2 and isinstance(t[0], str) and t[0] in TASKS):
+            raise RecordError(f"position field 'draws': bad pending draw {_show(t)}")
+        code = t[0]
+        top = 2 if code == T_VISITOR else n - 1 if code in (T_VISITOR_CHOICE, T_TICKET_PLAYER) else 0
+        st.draws.append((code, _pos_int(t[1], f"draws ({code})", 0, top)))
+    if len(st.draws) > _MAX_DRAWS:
+        raise RecordError(f"position field 'draws' holds more than {_MAX_DRAWS} pending draws")
     st.lines = []
-    for line in data["lines"]:
+    for line in _pos_list(f("lines"), "lines", len(LINE_KEYS)):
         entries = []
-        for e in line:
-            s, r, eff = (want_int(x, "lines") for x in e)
-            if not (0 <= s < n and 1 <= r <= 8 and 1 <= eff <= 8):
-                raise RecordError(f"bad trader {e!r} in a line")
+        for e in _pos_list(line, "lines"):
+            if not (isinstance(e, list) and len(e) == 3):
+                raise RecordError(f"position field 'lines': a trader is [seat, rank, effective rank], not {_show(e)}")
+            s, r, eff = (_pos_int(x, "lines", 0, 8) for x in e)
+            if not (s < n and 1 <= r <= eff <= 8):
+                raise RecordError(f"position field 'lines': bad trader {e!r}")
+            if entries and entries[-1][2] < eff:
+                raise RecordError("position field 'lines': a line is ordered by effective rank, highest first")
             entries.append((s, r, eff))
         st.lines.append(entries)
-    if len(data["sales"]) != n:
-        raise RecordError("a position lists sales for each seat")
-    st.sales = [[tuple(want_int(x, "sales") for x in e) for e in s] for s in data["sales"]]  # type: ignore[misc]
-    if any(len(e) != 4 for s in st.sales for e in s):
-        raise RecordError("a sale is [is_favour, card, visitor, coins]")
-    st.day_scores = [[want_int(x, "day_scores") for x in row] for row in data["day_scores"]]
-    st.past_sales = [
-        tuple(tuple((str(w), str(v), want_int(c, "past_sales")) for w, v, c in seat) for seat in day)
-        for day in data["past_sales"]
-    ]
-    fc = data.get("favour_coins")
-    st.favour_coins = None if fc is None else [want_int(x, "favour_coins") for x in fc]
-    if not 1 <= st.day <= DAYS or not 0 <= st.stage <= 4 or not 0 <= st.turn < n or not 0 <= st.starting < n:
-        raise RecordError("position day, phase or seat out of range")
-    if st.resolving and not (0 <= st.res_line < len(LINE_KEYS)):
-        raise RecordError("position resolves a line that does not exist")
-    if st.resolving and not st.draws and st.stage != 4 and st.pending_visitor < 0 \
-            and not st.res_pos < len(st.lines[st.res_line]):
-        raise RecordError("position resolves past the end of its line")
+    st.sales = []
+    for seat_sales in _pos_list(f("sales"), "sales", n):
+        rows = []
+        for e in _pos_list(seat_sales, "sales"):
+            if not (isinstance(e, list) and len(e) == 4):
+                raise RecordError("position field 'sales': a sale is [is_favour, card, visitor, coins]")
+            is_favour = _pos_int(e[0], "sales", 0, 1)
+            top = len(d.favour_kind_of if is_favour else d.ticket_kind_of) - 1
+            rows.append((is_favour, _pos_int(e[1], "sales", 0, top),
+                         _pos_int(e[2], "sales", 0, len(d.visitor_kind_of) - 1),
+                         _pos_int(e[3], "sales", 0, _MAX_COINS)))
+        st.sales.append(rows)
+    done_days = DAYS if st.stage == 4 else st.day - 1
+    st.day_scores = [[_pos_int(x, "day_scores", 0, _MAX_COINS) for x in _pos_list(row, "day_scores", n)]
+                     for row in _pos_list(f("day_scores"), "day_scores", done_days)]
+    st.past_sales = []
+    for day in _pos_list(f("past_sales"), "past_sales", done_days):
+        seats = []
+        for seat in _pos_list(day, "past_sales", n):
+            sales = []
+            for e in _pos_list(seat, "past_sales"):
+                if not (isinstance(e, list) and len(e) == 3 and isinstance(e[0], str) and isinstance(e[1], str)):
+                    raise RecordError("position field 'past_sales': a sale is [what, visitor, coins]")
+                sales.append((e[0], e[1], _pos_int(e[2], "past_sales", 0, _MAX_COINS)))
+            seats.append(tuple(sales))
+        st.past_sales.append(tuple(seats))
+    fc = f("favour_coins")
+    if (fc is None) != (st.stage != 4):
+        raise RecordError("position field 'favour_coins' is given exactly when the game is over")
+    st.favour_coins = None if fc is None else [_pos_int(x, "favour_coins", 0, _MAX_COINS)
+                                               for x in _pos_list(fc, "favour_coins", n)]
     problem = st.check_cards()
     if problem is not None:
         raise RecordError(f"position is inconsistent: {problem}")
+    _check_flow(st)
     return st
+
+
+def _check_flow(st: CircusMaximusState) -> None:
+    """What the day, phase and resolution require; the fields are already in range."""
+    d, n, stage = st.data, st.n, st.stage
+    expected = [sum(row[s] for row in st.day_scores) + (st.favour_coins[s] if st.favour_coins else 0)
+                for s in range(n)]
+    if st.totals != expected:
+        raise RecordError("position field 'totals' must add up the day scores (and favours at the end)")
+    box = 0 if st.options.caesar else d.caesar_mask
+    gone = 0
+    if n == 3:
+        for m in d.favour_masks:
+            if m:
+                gone |= m & -m
+        for k, m in enumerate(d.visitor_masks):
+            if m and k != d.caesar_kind:
+                box |= m & -m
+    if st.vis_box != box or st.fav_gone & gone != gone:
+        raise RecordError("position fields 'vis_box' and 'fav_gone' must hold the cards this game sorts out")
+    if st.caesar_used != bool(st.vis_aside) or st.vis_aside & ~d.caesar_mask:
+        raise RecordError("position field 'vis_aside' holds Caesar exactly when he has been used today")
+    used_lines = {li for s in range(1, min(stage, 3) + 1) for li in _phase_lines(s)}
+    if any(st.lines[li] for li in range(len(LINE_KEYS)) if li not in used_lines):
+        raise RecordError("position field 'lines': a line of a later phase already has traders")
+    seen = set()
+    for line in st.lines:
+        for s, r, _e in line:
+            if (s, r) in seen:
+                raise RecordError(f"position field 'lines': seat {s}'s trader {r} stands in two places")
+            seen.add((s, r))
+    if any(st.sales) and stage < 3:
+        raise RecordError("position field 'sales': sales happen only in phase III")
+    if stage == 4:
+        if st.day != DAYS or st.draws or st.pending_visitor >= 0 or st.resolving or st.turn_done or st.res_again:
+            raise RecordError("position stage 4 (game over) comes after the last day, with nothing pending")
+        return
+    if not st.resolving and st.res_again:
+        raise RecordError("position field 'res_again' is set only while a line is worked off")
+    if st.turn_done and not st.draws and st.pending_visitor < 0:
+        raise RecordError("position field 'turn_done' is set only while a draw or a visitor is pending")
+    if st.draws:
+        code = st.draws[0][0]
+        if code == T_SETUP_VISITORS or not st._draw_source(code)[0]:
+            raise RecordError("position field 'draws': the first pending draw has no card to draw")
+    if stage == 0:
+        if not st.draws or st.resolving or st.pending_visitor >= 0 or any(st.lines) or st.res_again:
+            raise RecordError("position stage 0 is the dealing before phase I: only draws are pending")
+        return
+    if st.pending_visitor >= 0 and (st.resolving or not st.turn_done):
+        raise RecordError("position field 'pending_visitor': a +Visitor card waits only during placement")
+    if st.resolving:
+        if st.res_line not in _phase_lines(stage) or st.res_pos > len(st.lines[st.res_line]):
+            raise RecordError("position fields 'res_line' and 'res_pos' must point into a line of this phase")
+        if st.extra or st.turn_done:
+            raise RecordError("position fields 'extra' and 'turn_done' are clear while lines are worked off")
+        if not st.draws and not st._resolving_waits():
+            raise RecordError("position: the trader whose pick it is has nothing to pick")
+        return
+    if st.passed >> st.turn & 1 and not st.turn_done:
+        raise RecordError("position field 'turn': the seat to move has passed")
+    if not st.draws and st.pending_visitor < 0 and not any(
+            not isinstance(a, Pass) for a in st.legal_actions(st.turn)):
+        raise RecordError("position field 'turn': the seat to move can only pass (it would have passed)")
 
 
 _CHECKS = {
@@ -1236,7 +1382,11 @@ class CircusMaximusGame(Game):
         return state
 
     def _state_from_position(self, options: Any, rng: Rng | None, data: Any) -> CircusMaximusState:
-        return _state_from_position(self, options, rng, data, self.cards(options))
+        try:
+            cards = self.cards(options)
+        except DataError as exc:
+            raise RecordError(f"position option 'cards': {exc}") from exc
+        return _state_from_position(self, options, rng, data, cards)
 
     def action_from_json(self, data: Any) -> Action:
         return action_from_json(data)

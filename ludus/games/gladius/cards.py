@@ -17,6 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ...core.datafile import MiB, read_bytes, read_text
 from ...core.errors import DataError, InvalidOptions
 
 SHARED_ID = "both"
@@ -321,12 +322,7 @@ def parse_set(text: str, source: str, shared: CardSet | None = None) -> CardSet:
 def read_set_file(path: str | os.PathLike[str], shared: CardSet | None = None) -> CardSet:
     """Load one set file; any problem raises CardSetError naming the file (and line)."""
     source = str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as exc:
-        raise CardSetError(f"cannot read card-set file {source}: {exc.strerror or exc}") from None
-    if len(raw) > 1_000_000:
-        raise CardSetError(f"{source}: card-set file is too large (over 1 MB)")
+    raw = read_bytes(path, MiB, "card-set file", CardSetError)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -381,11 +377,11 @@ def load_catalogue(paths: Sequence[str] = ()) -> Catalogue:
     for path in paths:
         s = read_set_file(path, base.shared)
         if s.kind == "shared":
-            raise CardSetError(f"{path}, line {_line_map(Path(path).read_text('utf-8')).get(('set', 0, 'kind'), 1)}"
-                               f": a user set may be a fighter or an animal, not the shared set")
+            line = _line_map(read_text(path, MiB, "card-set file", CardSetError)).get(("set", 0, "kind"), 1)
+            raise CardSetError(f"{path}, line {line}: a user set may be a fighter or an animal, not the shared set")
         if s.id in fighters:
             origin = "a built-in set" if s.id in base.fighters else f"another file ({fighters[s.id].source})"
-            line = _line_map(Path(path).read_text("utf-8")).get(("set", 0, "id"), 1)
+            line = _line_map(read_text(path, MiB, "card-set file", CardSetError)).get(("set", 0, "id"), 1)
             raise CardSetError(f"{path}, line {line}: set id {s.id!r} is already used by {origin}; "
                                f"choose another id")
         fighters[s.id] = s

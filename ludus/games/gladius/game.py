@@ -1199,9 +1199,20 @@ class GladiusState(State[GladiusOptions]):
 
 
 # ----------------------------------------------------------------------------- reading positions
+def _show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _field(data: Mapping[str, Any], name: str) -> Any:
+    if name not in data:
+        raise RecordError(f"position has no field {name!r}")
+    return data[name]
+
+
 def _int(v: Any, what: str, lo: int, hi: int) -> int:
     if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-        raise ValueError(f"{what} must be a whole number from {lo} to {hi}, not {v!r}")
+        raise RecordError(f"{what} must be a whole number from {lo} to {hi}, not {_show(v)}")
     return v
 
 
@@ -1209,13 +1220,13 @@ def _kind(setup: Setup, key: Any, what: str, allow_none: bool = True) -> int:
     if key is None and allow_none:
         return -1
     if not isinstance(key, str) or key not in setup.index:
-        raise ValueError(f"{what}: unknown card {key!r}")
+        raise RecordError(f"{what}: unknown card {_show(key)}")
     return setup.index[key]
 
 
 def _count_list(setup: Setup, keys: Any, what: str) -> list[int]:
     if not isinstance(keys, list):
-        raise ValueError(f"{what} must be a list of cards")
+        raise RecordError(f"{what} must be a list of cards")
     out = [0] * len(setup.kinds)
     for key in keys:
         out[_kind(setup, key, what, False)] += 1
@@ -1224,7 +1235,7 @@ def _count_list(setup: Setup, keys: Any, what: str) -> list[int]:
 
 def _count_map(setup: Setup, data: Any, what: str) -> list[int]:
     if not isinstance(data, Mapping):
-        raise ValueError(f"{what} must be an object of card counts")
+        raise RecordError(f"{what} must be an object of card counts")
     out = [0] * len(setup.kinds)
     for key, n in data.items():
         out[_kind(setup, key, what, False)] = _int(n, f"{what} count of {key}", 0, 10_000)
@@ -1235,38 +1246,44 @@ def _pair_in(setup: Setup, v: Any, what: str) -> tuple[int, int] | None:
     if v is None:
         return None
     if not isinstance(v, list) or len(v) != 2:
-        raise ValueError(f"{what} must be [side, card] or null")
+        raise RecordError(f"{what} must be [side, card] or null")
     return (_int(v[0], f"{what} side", 0, 1), _kind(setup, v[1], what))
 
 
+_RESULTS = ("", "hit", "evaded", "blocked", "no attack", "skipped")
+"""Every value ``last_result`` takes."""
+
+
 def position_to_state(game: Game, options: GladiusOptions, rng: Rng | None, data: Any) -> GladiusState:
-    """Inverse of ``GladiusState._position``; inconsistent data raises ValueError or RecordError."""
+    """Inverse of ``GladiusState._position``. Every field is checked, every card of the deck must be
+    in one place, and the position as a whole must be one the rules stop at (see
+    :func:`_check_position`); anything else raises RecordError naming the field."""
     if not isinstance(data, Mapping):
         raise RecordError("a Gladius position must be an object")
     setup = build_setup(options)
     st = GladiusState(game, options, rng, setup)
-    phase = data["phase"]
-    if phase not in _PHASE_OF:
-        raise ValueError(f"unknown phase {phase!r}")
+    phase = _field(data, "phase")
+    if not isinstance(phase, str) or phase not in _PHASE_OF:
+        raise RecordError(f"position field 'phase': unknown phase {_show(phase)}")
     st.phase = _PHASE_OF[phase]
-    st.active = _int(data["active"], "active", 0, 1)
+    st.active = _int(_field(data, "active"), "active", 0, 1)
     first = data.get("first")
     st.first = -1 if first is None else _int(first, "first", 0, 1)
-    st.turn = _int(data["turn"], "turn", 0, 10**9)
-    st.dealt = _int(data["dealt"], "dealt", 0, 1000)
-    hp = data["hp"]
+    st.turn = _int(_field(data, "turn"), "turn", 0, 10**9)
+    st.dealt = _int(_field(data, "dealt"), "dealt", 0, 1000)
+    hp = _field(data, "hp")
     if not isinstance(hp, list) or len(hp) != 2:
-        raise ValueError("hp must be two numbers")
+        raise RecordError("hp must be two numbers")
     st.hp = [_int(hp[0], "hp", 0, 999), _int(hp[1], "hp", 0, 999)]
-    hands = data["hands"]
+    hands = _field(data, "hands")
     if not isinstance(hands, list) or len(hands) != 2:
-        raise ValueError("hands must be two lists")
+        raise RecordError("hands must be two lists")
     counts = {
         "hand 1": _count_list(setup, hands[0], "hand 1"),
         "hand 2": _count_list(setup, hands[1], "hand 2"),
-        "pile": _count_map(setup, data["pile"], "pile"),
-        "discard": _count_map(setup, data["discard"], "discard"),
-        "mini": _count_list(setup, data["mini"], "mini"),
+        "pile": _count_map(setup, _field(data, "pile"), "pile"),
+        "discard": _count_map(setup, _field(data, "discard"), "discard"),
+        "mini": _count_list(setup, _field(data, "mini"), "mini"),
     }
     table = _kind(setup, data.get("table"), "table")
     st.pending = table
@@ -1276,7 +1293,7 @@ def position_to_state(game: Game, options: GladiusOptions, rng: Rng | None, data
     for k, total in enumerate(map(sum, zip(*counts.values(), tab))):
         c = setup.kinds[k]
         if total != c.count:
-            raise ValueError(f"the position holds {total} of {c.key}, the deck has {c.count}")
+            raise RecordError(f"the position holds {total} of {c.key}, the deck has {c.count}")
     # hand out physical copies of each kind, lowest first: the copies of a kind are
     # consecutive bits, so each place gets a run of them (in the order of ``counts``)
     masks = {name: 0 for name in counts}
@@ -1293,59 +1310,115 @@ def position_to_state(game: Game, options: GladiusOptions, rng: Rng | None, data
             table_mask = 1 << pos
     st.hands = [masks["hand 1"], masks["hand 2"]]
     st.pile, st.discard, st.mini, st.table = masks["pile"], masks["discard"], masks["mini"], table_mask
-    st.mini_left = _int(data["mini_left"], "mini_left", 0, 3)
-    lock = data["lock"]
+    st.mini_left = _int(_field(data, "mini_left"), "mini_left", 0, 3)
+    lock = _field(data, "lock")
     if not isinstance(lock, list) or len(lock) != 2:
-        raise ValueError("lock must be two entries")
+        raise RecordError("lock must be two entries")
     st.lock = [_kind(setup, lock[0], "lock"), _kind(setup, lock[1], "lock")]
     st.barred = _kind(setup, data.get("barred"), "barred")
-    skip = data["skip"]
+    skip = _field(data, "skip")
     if not isinstance(skip, list) or len(skip) != 2 or not all(isinstance(x, bool) for x in skip):
-        raise ValueError("skip must be two true/false values")
+        raise RecordError("skip must be two true/false values")
     st.skip = list(skip)
     resume = data.get("resume")
-    if resume is not None and resume not in _PHASE_OF:
-        raise ValueError(f"unknown resume phase {resume!r}")
+    if resume is not None and (not isinstance(resume, str) or resume not in _PHASE_OF):
+        raise RecordError(f"position field 'resume': unknown phase {_show(resume)}")
     st.resume = -1 if resume is None else _PHASE_OF[resume]
-    st.reshuffles = _int(data["reshuffles"], "reshuffles", 0, 10**9)
+    st.reshuffles = _int(_field(data, "reshuffles"), "reshuffles", 0, 10**9)
     st.last_attack = _pair_in(setup, data.get("last_attack"), "last_attack")
     st.last_defence = _pair_in(setup, data.get("last_defence"), "last_defence")
     result = data.get("last_result", "")
-    if not isinstance(result, str):
-        raise ValueError("last_result must be text")
+    if result not in _RESULTS:
+        raise RecordError(f"last_result must be one of {', '.join(map(repr, _RESULTS))}, not {_show(result)}")
     st.last_result = result
-    known = data["known"]
-    unknown = data["unknown"]
+    known = _field(data, "known")
+    unknown = _field(data, "unknown")
     if not isinstance(known, list) or len(known) != 2 or not isinstance(unknown, list) or len(unknown) != 2:
-        raise ValueError("known and unknown must have one entry per fighter")
+        raise RecordError("known and unknown must have one entry per fighter")
     st.known = [_count_list(setup, known[0], "known"), _count_list(setup, known[1], "known")]
     st.unknown = [_int(unknown[0], "unknown", 0, 1000), _int(unknown[1], "unknown", 0, 1000)]
     end = data.get("end", "")
-    if end not in END_REASONS:
-        raise ValueError(f"unknown end reason {end!r}")
+    if not isinstance(end, str) or end not in END_REASONS:
+        raise RecordError(f"unknown end reason {_show(end)}")
     st.end = end
     # consistency checks a hand-edited position might break
     if (st.end != "") != (st.phase == OVER):
-        raise ValueError("'end' must be given exactly when the phase is 'over'")
+        raise RecordError("'end' must be given exactly when the phase is 'over'")
     if st.solo and (st.hands[1] or any(st.known[0]) or any(st.known[1]) or any(st.unknown)):
-        raise ValueError("in solo play the opponent holds no hand")
+        raise RecordError("in solo play the opponent holds no hand")
     if not st.solo and st.mini:
-        raise ValueError("only solo play has a mini-hand")
+        raise RecordError("only solo play has a mini-hand")
     awaiting = st.phase in (DEFEND, MINI_DEF, ADV_DEF) or (st.phase == RESHUFFLE and st.resume == MINI_DEF)
     if st.phase != OVER and (st.pending >= 0) != awaiting:
-        raise ValueError("an attack card is on the table exactly while a defence is awaited")
+        raise RecordError("an attack card is on the table exactly while a defence is awaited")
     if st.phase in (DEFEND, ADV_DEF, MINI_DEF) and not setup.kinds[st.pending].is_attack:
-        raise ValueError("the card on the table must be an attack")
+        raise RecordError("the card on the table must be an attack")
     if st.phase in (FIRST,) and st.first >= 0 or st.phase != FIRST and st.first < 0:
-        raise ValueError("'first' is unset exactly while the first player is being drawn")
+        raise RecordError("'first' is unset exactly while the first player is being drawn")
     if st.phase == RESHUFFLE and st.resume not in _DRAW_PHASES:
-        raise ValueError("a reshuffle must say which draw it resumes")
+        raise RecordError("a reshuffle must say which draw it resumes")
     if not st.solo:
         for v in (0, 1):
             hand = setup.count_kinds(st.hands[1 - v])
             if any(a > b for a, b in zip(st.known[v], hand)) or sum(st.known[v]) + st.unknown[v] != sum(hand):
-                raise ValueError("card-counting knowledge does not match the hands")
+                raise RecordError("card-counting knowledge does not match the hands")
+    _check_position(st)
     return st
+
+
+def _check_position(st: GladiusState) -> None:
+    """Whole-position rules: who may act in each phase, hand sizes, hit points, what a chance
+    node needs to draw, and how the game ended (the fields are already in range)."""
+    o, s, p = st.options, st.setup, st.phase
+    name = PHASES[p]
+    total = st._deal_total()
+    if (p == DEAL and st.dealt >= total) or (p == FIRST and st.dealt):
+        raise RecordError(f"position field 'dealt' does not fit phase {name!r} ({total} cards are dealt)")
+    if p != OVER and (p in (FIRST, DEAL) or (p == RESHUFFLE and st.resume == DEAL)) != (st.turn == 0):
+        raise RecordError("position field 'turn' is 0 exactly until the deal is over")
+    if o.turn_limit and st.turn > o.turn_limit:
+        raise RecordError(f"position field 'turn' is past the turn limit ({o.turn_limit})")
+    for side in (0, 1):
+        if st.hp[side] > s.hit_points[side]:
+            raise RecordError(f"position field 'hp': fighter {side + 1} has more than "
+                              f"{s.hit_points[side]} hit points")
+    if (0 in st.hp) != (st.end == "knockout"):
+        raise RecordError("position field 'end' is 'knockout' exactly when a fighter has no hit points left")
+    if st.end == "deck" and o.reshuffle or st.end == "turn-limit" and st.turn != o.turn_limit:
+        raise RecordError(f"position field 'end': the game cannot have ended by {st.end!r} with these options")
+    if st.resume >= 0 and p != RESHUFFLE:
+        raise RecordError("position field 'resume' is set only while the discards are reshuffled")
+    if p == RESHUFFLE and (not st.discard or not o.reshuffle or st.pile):
+        raise RecordError("position phase 'reshuffle' needs an empty deck, discards and the reshuffle option")
+    draw = st.resume if p == RESHUFFLE else p
+    if p in _DRAW_PHASES and not st.pile:
+        raise RecordError(f"position phase {name!r} needs a card in the deck to draw")
+    if p == OVER:
+        return  # an empty deck without reshuffling can end the game in the middle of anything
+    if (draw in (MINI_DEF, MINI_ATK)) != (st.mini_left > 0):
+        raise RecordError("position field 'mini_left' counts the mini-hand cards still to draw, only while they are")
+    if st.mini and not (draw in (MINI_DEF, MINI_ATK) or p in (ADV_DEF, ADV_ATK)):
+        raise RecordError("position field 'mini': the mini-hand exists only while the opponent draws and plays it")
+    if st.solo:
+        sides = {ATTACK: 0, DISCARD: 0, DRAW: 0, DEFEND: 1, MINI_DEF: 0, ADV_DEF: 0, MINI_ATK: 1, ADV_ATK: 1}
+        if p in sides and st.active != sides[p]:
+            raise RecordError(f"position field 'active' must be {sides[p]} in phase {name!r} of solo play")
+        if draw in (MINI_DEF, MINI_ATK) and st.mini.bit_count() + st.mini_left > (
+                s.mini_def if draw == MINI_DEF else s.mini_atk):
+            raise RecordError("position field 'mini': more cards than the opponent's mini-hand holds")
+    elif p in (MINI_DEF, ADV_DEF, MINI_ATK, ADV_ATK) or draw in (MINI_DEF, MINI_ATK):
+        raise RecordError(f"position phase {name!r} belongs to solo play")
+    if p == SKIP and not st.skip[st.active]:
+        raise RecordError("position phase 'skip': the active fighter must be the one that skips a turn")
+    limit = o.hand_limit
+    if p not in (FIRST, DEAL) and not (p == RESHUFFLE and st.resume == DEAL):
+        hands = [h.bit_count() for h in st.hands]
+        if hands[1 - st.active] > limit or hands[st.active] > limit + 1:
+            raise RecordError(f"position field 'hands': a fighter holds more than the hand limit ({limit}) allows")
+        if p == DISCARD and hands[st.active] <= limit or p == ATTACK and hands[st.active] > limit:
+            raise RecordError(f"position phase {name!r} does not fit the active fighter's hand size")
+    elif max(h.bit_count() for h in st.hands) > o.starting_hand:
+        raise RecordError("position field 'hands': more cards than the deal gives")
 
 
 # ----------------------------------------------------------------------------- game

@@ -11,8 +11,8 @@ import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from pathlib import Path
 
+from ...core.datafile import MiB, read_text
 from ...core.errors import DataError
 
 NUM_SCHOOLS = 5
@@ -163,11 +163,5 @@ def load_cf_table(path: str = "") -> CrowdFavourTable:
     if not path:
         data, name = _data("crowd_favour.toml")
         return _parse_cf(data, name)
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DataError(f"{path}: cannot read CF table ({exc.strerror})") from exc
-    except UnicodeDecodeError:
-        raise DataError(f"{path}: not UTF-8 text") from None
+    text = read_text(path, MiB, "CF table", DataError)
     return _parse_cf(_read_toml(text, path), path)

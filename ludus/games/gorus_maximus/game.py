@@ -19,6 +19,7 @@ from .cards import (
     NUM_SCHOOLS,
     RANK_MASKS,
     SCHOOL_MASKS,
+    SCHOOL_BY_CODE,
     SCHOOLS,
     card,
     card_code,
@@ -792,6 +793,323 @@ class GorusMaximusState(State[GorusMaximusOptions]):
         }
 
 
+# --------------------------------------------------------------------------- reading positions
+_PHASES = (PHASE_SCHOOLS, PHASE_DEAL, PHASE_PLAY, PHASE_DRAW, PHASE_REVEAL, PHASE_OVER)
+_MAX_ROUND = 100_000
+"""Rounds a position may have reached (a play-on final tie can add rounds, but not without end)."""
+
+
+def _show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _field(data: Any, name: str) -> Any:
+    if name not in data:
+        raise RecordError(f"position has no field {name!r}")
+    return data[name]
+
+
+def _int_in(value: Any, what: str, lo: int, hi: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        raise RecordError(f"position field {what!r} must be a whole number from {lo} to {hi}, not {_show(value)}")
+    return value
+
+
+def _list_of(value: Any, what: str, size: int | None = None) -> list[Any]:
+    if not isinstance(value, list):
+        raise RecordError(f"position field {what!r} must be a list, not {_show(value)}")
+    if size is not None and len(value) != size:
+        raise RecordError(f"position field {what!r} must have {size} entries, not {len(value)}")
+    return value
+
+
+def _school_in(value: Any, what: str) -> int:
+    school = SCHOOL_BY_CODE.get(value) if isinstance(value, str) else None
+    if school is None:
+        raise RecordError(f"position field {what!r}: {_show(value)} is not a school code")
+    return school.index
+
+
+def _card_in(value: Any, what: str, deck: int) -> int:
+    try:
+        c = parse_card(value)
+    except ValueError:
+        raise RecordError(f"position field {what!r}: {_show(value)} is not a card") from None
+    if card_code(c) != value:
+        raise RecordError(f"position field {what!r}: write the card {_show(value)} as {card_code(c)}")
+    if not deck >> c & 1:
+        raise RecordError(f"position field {what!r}: {value} is not in this game's deck")
+    return c
+
+
+def _cards_in(value: Any, what: str, deck: int) -> int:
+    mask = 0
+    for code in _list_of(value, what):
+        c = _card_in(code, what, deck)
+        if mask >> c & 1:
+            raise RecordError(f"position field {what!r} lists {code} twice")
+        mask |= 1 << c
+    return mask
+
+
+def _bout_in(value: Any, what: str, deck: int, actors: frozenset[int]) -> list[tuple[int, int]]:
+    out = []
+    for entry in _list_of(value, what):
+        if not isinstance(entry, list) or len(entry) != 2:
+            raise RecordError(f"position field {what!r}: each card is [actor, card], not {_show(entry)}")
+        actor = entry[0]
+        if not isinstance(actor, int) or isinstance(actor, bool) or actor not in actors:
+            raise RecordError(f"position field {what!r}: {_show(actor)} is not an actor of this game")
+        out.append((actor, _card_in(entry[1], what, deck)))
+    if len({c for _, c in out}) != len(out):
+        raise RecordError(f"position field {what!r} holds a card twice")
+    return out
+
+
+def _round_summary(lr: Any, st: GorusMaximusState, deck: int) -> RoundSummary:
+    if not isinstance(lr, dict):
+        raise RecordError("position field 'last_round' must be an object or null")
+    sides = st.num_sides
+    rnd = _int_in(_field(lr, "round"), "last_round.round", 1, _MAX_ROUND)
+    preferred = _school_in(_field(lr, "preferred"), "last_round.preferred")
+    if preferred not in st.schools:
+        raise RecordError("position field 'last_round.preferred' is not a school in play")
+    cf = tuple(_int_in(x, "last_round.crowd_favour", -(10**6), 10**6)
+               for x in _list_of(_field(lr, "crowd_favour"), "last_round.crowd_favour", sides))
+    counts = tuple(_int_in(x, "last_round.collected_counts", 0, NUM_SCHOOLS * 16)
+                   for x in _list_of(_field(lr, "collected_counts"), "last_round.collected_counts", sides))
+    if sum(counts) != deck.bit_count():
+        raise RecordError("position field 'last_round.collected_counts' does not add up to the deck")
+    gained = tuple(_int_in(x, "last_round.support_gained", 0, 1)
+                   for x in _list_of(_field(lr, "support_gained"), "last_round.support_gained", sides))
+    pz = _field(lr, "preferred_zero_side")
+    if pz is not None:
+        _int_in(pz, "last_round.preferred_zero_side", 0, sides - 1)
+    no_eight = _field(lr, "no_eight")
+    if not isinstance(no_eight, bool) or (no_eight and not st.solo):
+        raise RecordError("position field 'last_round.no_eight' must be true or false (always false "
+                          "outside solo play)")
+    return RoundSummary(rnd, preferred, cf, counts, gained, pz, no_eight)
+
+
+def _position_to_state(game: GorusMaximusGame, options: GorusMaximusOptions, rng: Rng | None,
+                       data: Any) -> GorusMaximusState:
+    """Inverse of ``GorusMaximusState._position``: every field is checked, and the position as
+    a whole must be one the rules can reach (each card in one place, hand sizes that fit the
+    bouts played, a bout that fits the phase); anything else raises RecordError."""
+    if not isinstance(data, dict):
+        raise RecordError("position 'state' must be an object")
+    st = GorusMaximusState(game, options, rng)
+    n, sides, solo = st.n, st.num_sides, st.solo
+    phase = _field(data, "phase")
+    if not isinstance(phase, str) or phase not in _PHASES:
+        raise RecordError(f"position field 'phase' must be one of {', '.join(_PHASES)}, not {_show(phase)}")
+    st.phase = phase
+    st.round = _int_in(_field(data, "round"), "round", 1, _MAX_ROUND)
+    st.dealer = _int_in(_field(data, "dealer"), "dealer", 0, n - 1)
+    first_dealer = options.first_dealer if options.first_dealer >= 0 else n - 1
+    if st.dealer != (first_dealer + st.round - 1) % n:
+        raise RecordError(f"position field 'dealer': in round {st.round} the dealer is seat "
+                          f"{(first_dealer + st.round - 1) % n}, not {st.dealer}")
+    fixed = options.school_indices()
+    codes = _list_of(_field(data, "schools"), "schools")
+    schools = tuple(sorted(_school_in(c, "schools") for c in codes))
+    if len(set(schools)) != len(schools):
+        raise RecordError("position field 'schools' lists a school twice")
+    if phase == PHASE_SCHOOLS:
+        if fixed is not None:
+            raise RecordError("position phase 'schools': these options fix the schools in play")
+        if schools:
+            raise RecordError("position field 'schools' must be empty before the schools are chosen")
+    elif len(schools) != setup_for(n).schools:
+        raise RecordError(f"position field 'schools' must list {setup_for(n).schools} schools for {n} "
+                          f"player(s), not {len(schools)}")
+    elif fixed is not None and schools != fixed:
+        raise RecordError("position field 'schools' differs from the schools the options fix")
+    st.schools = schools
+    deck = _deck(schools, st.ranks) if schools else 0
+    st.support = [_int_in(x, "support", 0, _MAX_ROUND) for x in _list_of(_field(data, "support"), "support", sides)]
+    st.hands = [_cards_in(h, "hands", deck) for h in _list_of(_field(data, "hands"), "hands", n)]
+    st.stock = _cards_in(_field(data, "stock"), "stock", deck)
+    total = HAND_SIZE if solo else HAND_SIZE * n
+    st.dealt = _int_in(_field(data, "dealt"), "dealt", 0, total)
+    st.collected = [_cards_in(m, "collected", deck) for m in _list_of(_field(data, "collected"), "collected", sides)]
+    st.collected_count = [_int_in(x, "collected_count", 0, NUM_SCHOOLS * 16)
+                          for x in _list_of(_field(data, "collected_count"), "collected_count", sides)]
+    if st.collected_count != [m.bit_count() for m in st.collected]:
+        raise RecordError("position field 'collected_count' must give the number of cards in each 'collected' pile")
+    actors = frozenset((0, CONTENDER) if solo else range(n))
+    st.bout = _bout_in(_field(data, "bout"), "bout", deck, actors)
+    st.turn = _int_in(_field(data, "turn"), "turn", -1, n - 1)
+    st.initiating = _int_in(_field(data, "initiating"), "initiating", -1, NUM_SCHOOLS - 1)
+    st.preferred = _int_in(_field(data, "preferred"), "preferred", -1, NUM_SCHOOLS - 1)
+    st.previous_bout = tuple(_bout_in(_field(data, "previous_bout"), "previous_bout", deck, actors))
+    pw = _field(data, "previous_winner")
+    if pw is not None and (not isinstance(pw, int) or isinstance(pw, bool) or pw not in actors):
+        raise RecordError(f"position field 'previous_winner': {_show(pw)} is not an actor of this game")
+    st.previous_winner = pw
+    st.drawer = _int_in(_field(data, "drawer"), "drawer", -1, n - 1)
+    lr = _field(data, "last_round")
+    st.last_round = None if lr is None else _round_summary(lr, st, deck)
+    winning = _list_of(_field(data, "winning_sides"), "winning_sides")
+    st.winning_sides = tuple(_int_in(x, "winning_sides", 0, sides - 1) for x in winning)
+    _check_position(st, deck, total)
+    return st
+
+
+def _check_position(st: GorusMaximusState, deck: int, total: int) -> None:
+    """The whole-position rules of :func:`_position_to_state` (fields are already in range)."""
+    n, solo, phase = st.n, st.solo, st.phase
+    over = phase == PHASE_OVER
+    # every card of the deck in exactly one place
+    seen = st.stock
+    bout_mask = sum(1 << c for _, c in st.bout)
+    for m in [*st.hands, *st.collected, bout_mask]:
+        if seen & m:
+            raise RecordError("position holds a card in two places")
+        seen |= m
+    if seen != deck:
+        raise RecordError("position cards do not add up to the deck (a card is missing)")
+    # the score
+    done = st.round if over else st.round - 1
+    if any(x > done for x in st.support):
+        raise RecordError(f"position field 'support': no side can have gained more than {done} after "
+                          f"{done} round(s)")
+    if (st.last_round is None) != (done == 0):
+        raise RecordError("position field 'last_round' is null exactly before the first round ends")
+    if st.last_round is not None and st.last_round.round != done:
+        raise RecordError(f"position field 'last_round.round' must be {done}")
+    if over:
+        if not st.winning_sides or list(st.winning_sides) != sorted(set(st.winning_sides)):
+            raise RecordError("position field 'winning_sides' must list the winners once each, in order")
+        if any(st.support[s] < st.targets[s] for s in st.winning_sides):
+            raise RecordError("position field 'winning_sides' names a side short of its target")
+    else:
+        if st.winning_sides:
+            raise RecordError("position field 'winning_sides' must be empty before the game is over")
+        if st.options.final_tie == "shared" and any(x >= t for x, t in zip(st.support, st.targets)):
+            raise RecordError("position field 'support': a side has reached its target, so the game is over")
+    if phase != PHASE_DRAW and st.drawer != -1:
+        raise RecordError("position field 'drawer' must be -1 except while a card is drawn")
+    played = sum(st.collected_count)
+    if phase in (PHASE_SCHOOLS, PHASE_DEAL):
+        if played or st.bout or st.previous_bout or st.previous_winner is not None:
+            raise RecordError(f"position phase {phase!r}: no card can have been played yet this round")
+        if st.initiating != -1 or st.preferred != -1:
+            raise RecordError(f"position phase {phase!r}: fields 'initiating' and 'preferred' must be -1")
+        dealt = sum(h.bit_count() for h in st.hands)
+        if st.dealt != dealt or dealt >= total:
+            raise RecordError("position field 'dealt' must count the cards in the hands (fewer than a full deal)")
+        if phase == PHASE_SCHOOLS and (dealt or st.round != 1):
+            raise RecordError("position phase 'schools' comes only before the first deal")
+        if not solo:
+            for k in range(n):
+                seat = (st.dealer + 1 + k) % n
+                if st.hands[seat].bit_count() != dealt // n + (k < dealt % n):
+                    raise RecordError(f"position field 'hands': seat {seat} holds the wrong number of cards "
+                                      f"for {dealt} dealt")
+        return
+    if st.dealt != total:
+        raise RecordError(f"position field 'dealt' must be {total} once the deal is over")
+    size = st._bout_size()
+    if over:
+        if any(st.hands) or st.stock or st.bout:
+            raise RecordError("position phase 'over': every card must be collected")
+        if st.turn != -1:
+            raise RecordError("position phase 'over': field 'turn' must be -1")
+        assert st.last_round is not None
+        if st.preferred != st.last_round.preferred or st.initiating != -1:
+            raise RecordError("position phase 'over': 'preferred' must be the last round's, 'initiating' -1")
+    if played % size:
+        raise RecordError("position field 'collected' must hold whole bouts")
+    bouts = played // size
+    # the bout in progress and the one before it
+    if (st.previous_bout and not bouts) or (st.previous_winner is None) != (not st.previous_bout):
+        raise RecordError("position fields 'previous_bout' and 'previous_winner' give the last bout "
+                          "(if any was played this round) and who won it")
+    if st.previous_bout:
+        _check_bout_order(st, list(st.previous_bout), "previous_bout", complete=True)
+        pw = st.previous_winner
+        if pw not in [a for a, _ in st.previous_bout]:
+            raise RecordError("position field 'previous_winner' did not play in the previous bout")
+        side = 1 if pw == CONTENDER else st.side_of_seat[pw]  # type: ignore[index]
+        if sum(1 << c for _, c in st.previous_bout) & ~st.collected[side]:
+            raise RecordError("position field 'previous_bout': its cards must be in the winner's collected pile")
+    if over:
+        return
+    if not played and not st.bout:
+        if st.preferred != -1:
+            raise RecordError("position field 'preferred' must be -1 before the round's first card")
+    elif st.preferred not in st.schools:
+        raise RecordError("position field 'preferred' must be a school in play once a card is played")
+    if st.bout:
+        if st.initiating != st.bout[0][1] >> 4:
+            raise RecordError("position field 'initiating' must be the school of the bout's first card")
+    elif st.initiating != -1:
+        raise RecordError("position field 'initiating' must be -1 between bouts")
+    _check_bout_order(st, st.bout, "bout", complete=False)
+    in_bout = {a for a, _ in st.bout}
+    if solo:
+        shape = [a for a, _ in st.bout]
+        if phase == PHASE_PLAY and shape != [CONTENDER]:
+            raise RecordError("position phase 'play' (solo): the bout holds exactly the contender's first card")
+        if phase == PHASE_REVEAL and shape not in ([], [CONTENDER, 0]):
+            raise RecordError("position phase 'reveal' (solo): the bout is empty or holds a contender "
+                              "card and yours")
+        if phase == PHASE_DRAW:
+            raise RecordError("position phase 'draw' happens only with 2 players")
+        if phase == PHASE_PLAY and st.turn != 0:
+            raise RecordError("position field 'turn' must be 0 in solo play")
+        if st.hands[0].bit_count() != HAND_SIZE - bouts - (0 in in_bout):
+            raise RecordError("position field 'hands' does not fit the bouts played")
+        if phase == PHASE_REVEAL and not st.stock:
+            raise RecordError("position phase 'reveal' needs a contender card in the stock")
+    else:
+        if phase == PHASE_REVEAL:
+            raise RecordError("position phase 'reveal' happens only in solo play")
+        # who leads: the last bout's winner, the dealer's left-hand neighbour in the first bout,
+        # or (a position written without its previous bout) whoever played first
+        leader = st.previous_winner if st.previous_bout else (st.dealer + 1) % n if not bouts else None
+        if st.bout:
+            leader = st.bout[0][0] if leader is None else leader
+            if st.bout[0][0] != leader:
+                raise RecordError(f"position field 'bout': seat {leader} leads this bout")
+        if phase == PHASE_PLAY:
+            next_seat = st.turn if leader is None else (leader + len(st.bout)) % n
+            if len(st.bout) >= n or st.turn != next_seat:
+                raise RecordError(f"position field 'turn' must be seat {next_seat}, the next in the bout")
+        else:  # a 2-player draw after a card
+            if not st.two_player or not st.bout or not st.stock:
+                raise RecordError("position phase 'draw' needs 2 players, a card in the bout and a stock")
+            if st.turn != st.bout[-1][0] or st.drawer != st.turn:
+                raise RecordError("position fields 'turn' and 'drawer' must be the seat that played last")
+        for s in range(n):
+            played_s = bouts + (s in in_bout)
+            held = HAND_SIZE - played_s
+            if st.two_player:  # a card drawn after each of the first 10 played, while the stock lasts
+                held += min(played_s, 5) - (phase == PHASE_DRAW and s == st.drawer)
+            if st.hands[s].bit_count() != held:
+                raise RecordError(f"position field 'hands': seat {s} must hold {held} cards after the bouts played")
+    if phase == PHASE_PLAY and not st.hands[st.turn]:
+        raise RecordError("position phase 'play': the seat to move has no card")
+    if st.bout:
+        st.top_actor, st.top = st._bout_winner()
+
+
+def _check_bout_order(st: GorusMaximusState, bout: list[tuple[int, int]], what: str, complete: bool) -> None:
+    """Actors of a bout in playing order: contender, player, contender in solo play; otherwise
+    seats one after another round the table."""
+    actors = [a for a, _ in bout]
+    if complete and len(actors) != st._bout_size():
+        raise RecordError(f"position field {what!r} must hold a whole bout")
+    if st.solo:
+        if actors != [CONTENDER, 0, CONTENDER][: len(actors)]:
+            raise RecordError(f"position field {what!r}: a solo bout is contender, you, contender")
+    elif any(b != (a + 1) % st.n for a, b in zip(actors, actors[1:])) or len(actors) > st.n:
+        raise RecordError(f"position field {what!r}: seats play in turn round the table")
+
+
 # --------------------------------------------------------------------------- game
 class GorusMaximusGame(Game):
     name = "gorus-maximus"
@@ -811,61 +1129,15 @@ class GorusMaximusGame(Game):
         return GorusMaximusState(self, options, rng)
 
     def _state_from_position(self, options: GorusMaximusOptions, rng: Rng | None, data: Any) -> State:
-        st = GorusMaximusState(self, options, rng)
-        masks = lambda codes: sum(1 << parse_card(c) for c in codes)  # noqa: E731
-        phase = data["phase"]
-        if phase not in (PHASE_SCHOOLS, PHASE_DEAL, PHASE_PLAY, PHASE_DRAW, PHASE_REVEAL, PHASE_OVER):
-            raise RecordError(f"unknown phase {phase!r}")
-        st.phase = phase
-        st.round = int(data["round"])
-        st.dealer = int(data["dealer"])
-        st.schools = tuple(sorted(parse_card(code + "0") >> 4 for code in data["schools"]))
-        st.support = [int(x) for x in data["support"]]
-        st.hands = [masks(h) for h in data["hands"]]
-        st.stock = masks(data["stock"])
-        st.dealt = int(data["dealt"])
-        st.collected = [masks(m) for m in data["collected"]]
-        st.collected_count = [int(x) for x in data["collected_count"]]
-        st.bout = [(int(a), parse_card(c)) for a, c in data["bout"]]
-        st.turn = int(data["turn"])
-        st.initiating = int(data["initiating"])
-        st.preferred = int(data["preferred"])
-        if st.bout:
-            if not (0 <= st.initiating < NUM_SCHOOLS and 0 <= st.preferred < NUM_SCHOOLS):
-                raise RecordError("a bout in progress needs its initiating and preferred schools")
-            st.top_actor, st.top = st._bout_winner()
-        st.previous_bout = tuple((int(a), parse_card(c)) for a, c in data["previous_bout"])
-        st.previous_winner = data["previous_winner"]
-        st.drawer = int(data["drawer"])
-        lr = data.get("last_round")
-        if lr is not None:
-            st.last_round = RoundSummary(
-                round=int(lr["round"]),
-                preferred=parse_card(lr["preferred"] + "0") >> 4,
-                crowd_favour=tuple(lr["crowd_favour"]),
-                collected_counts=tuple(lr["collected_counts"]),
-                support_gained=tuple(lr["support_gained"]),
-                preferred_zero_side=lr["preferred_zero_side"],
-                no_eight=bool(lr["no_eight"]),
-            )
-        st.winning_sides = tuple(int(s) for s in data["winning_sides"])
-        if (len(st.hands) != st.n or len(st.support) != st.num_sides or len(st.collected) != st.num_sides):
-            raise RecordError("position does not match the number of players and sides in its options")
-        seen = st.stock
-        for m in [*st.hands, *st.collected, sum(1 << c for _, c in st.bout)]:
-            if seen & m:
-                raise RecordError("position holds a card in two places")
-            seen |= m
-        if phase == PHASE_PLAY and not 0 <= st.turn < st.n:
-            raise RecordError("position has no valid seat to move")
-        return st
+        return _position_to_state(self, options, rng, data)
 
     def action_from_json(self, data: Any) -> Action:
         try:
             if isinstance(data, dict):
                 if set(data) == {"play"}:
                     return PLAY[parse_card(data["play"])]
-                if set(data) == {"deal", "to"} and isinstance(data["to"], int) and 0 <= data["to"] < 8:
+                to = data.get("to")
+                if set(data) == {"deal", "to"} and isinstance(to, int) and not isinstance(to, bool) and 0 <= to < 8:
                     return DEAL[parse_card(data["deal"])][data["to"]]
                 if set(data) == {"reveal"}:
                     return REVEAL[parse_card(data["reveal"])]

@@ -137,6 +137,11 @@ def craft(players: int = 4, caesar: bool = False, *, hands: dict[int, list[int]]
     st["fav_deck"], st["tkt_deck"], st["vis_deck"] = free["f"], free["t"], free["v"]
     st["stage"] = 1
     st.update(fields)
+    days_done = 3 if st["stage"] == 4 else st["day"] - 1  # earlier days scored nothing, unless given
+    if "day_scores" not in fields:
+        st["day_scores"] = [[0] * players for _ in range(days_done)]
+    if "past_sales" not in fields:
+        st["past_sales"] = [[[] for _ in range(players)] for _ in range(days_done)]
     return GAME.state_from_json(pos)
 
 
