@@ -28,11 +28,19 @@ def option(
     choices: Sequence[Any] | None = None,
     min: int | None = None,
     max: int | None = None,
+    host_path: bool = False,
 ) -> Any:
-    """A dataclass field with the metadata :func:`parse_options` checks."""
+    """A dataclass field with the metadata :func:`parse_options` checks.
+
+    ``host_path`` declares that the value names files on the machine running the game (a
+    card-data file, say). Such options are for the person at that machine: the server never
+    offers them and refuses them from players. It is declared, never guessed from a name or
+    help text, so rewording the help cannot open the server's files to remote players.
+    """
     return dataclasses.field(
         default=default,
-        metadata={"help": help, "choices": tuple(choices) if choices else None, "min": min, "max": max},
+        metadata={"help": help, "choices": tuple(choices) if choices else None, "min": min, "max": max,
+                  "host_path": host_path},
     )
 
 
@@ -45,6 +53,7 @@ class OptionInfo:
     choices: tuple[Any, ...] | None
     min: int | None
     max: int | None
+    host_path: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -74,6 +83,7 @@ def describe_options(cls: type) -> list[OptionInfo]:
                 choices=md.get("choices"),
                 min=md.get("min"),
                 max=md.get("max"),
+                host_path=bool(md.get("host_path", False)),
             )
         )
     return out

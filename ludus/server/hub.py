@@ -15,7 +15,6 @@ import hmac
 import json
 import logging
 import math
-import re
 import secrets
 import time
 from collections import Counter, OrderedDict, deque
@@ -43,8 +42,6 @@ T = TypeVar("T")
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
-FILE_OPTION_SUFFIXES = ("_table", "_file", "_files", "_path", "_paths", "_dir")
-FILE_WORDS = re.compile(r"\b(files?|paths?|director(y|ies))\b", re.IGNORECASE)
 
 
 MAX_CLOCK = 3600
@@ -74,12 +71,9 @@ def is_file_option(info: OptionInfo) -> bool:
     """Whether an option names files on the host (a custom card table, card sets...).
 
     Players must not make the server read its own files, so such options are left out of
-    the lobby and refused. A free-text option counts as one when its name ends like
-    ``_file``/``_path``/``_table`` or its help text speaks of a file or path.
+    the lobby and refused. Each game declares them (``option(..., host_path=True)``).
     """
-    if info.kind != "str" or info.choices:
-        return False
-    return info.name.endswith(FILE_OPTION_SUFFIXES) or bool(FILE_WORDS.search(info.help))
+    return info.host_path
 
 
 def server_options(game: Game) -> list[dict[str, Any]]:

@@ -71,7 +71,8 @@ def _low(mask: int) -> int:
 class CircusMaximusOptions:
     players: int = option(4, "number of players", min=3, max=5)
     caesar: bool = option(False, "experienced variant: Caesar is shuffled in with the visitors")
-    cards: str = option("", "card-data TOML file to use instead of the shipped, partly provisional one")
+    cards: str = option("", "card-data TOML file to use instead of the shipped, partly provisional one",
+                        host_path=True)
 
     def __post_init__(self) -> None:
         if not 3 <= self.players <= 5:

@@ -61,7 +61,8 @@ class GladiusOptions:
                                    min=0, max=3)
     turn_limit: int = option(500, "the game ends after this many turns in all (0 = never); more hit points wins",
                              min=0, max=100_000)
-    card_sets: str = option("", "extra card-set files (TOML), comma-separated paths: new fighters or animals")
+    card_sets: str = option("", "extra card-set files (TOML), comma-separated paths: new fighters or animals",
+                            host_path=True)
 
     def __post_init__(self) -> None:
         cat = load_catalogue(split_paths(self.card_sets))  # raises CardSetError (an InvalidOptions)

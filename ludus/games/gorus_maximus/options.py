@@ -101,7 +101,7 @@ class GorusMaximusOptions:
         "if the end-of-game tiebreaks still tie: the tied share the win, or play on another round",
         choices=("shared", "play-on"),
     )
-    cf_table: str = option("", "path of a TOML file replacing the Crowd Favour table")
+    cf_table: str = option("", "path of a TOML file replacing the Crowd Favour table", host_path=True)
 
     def __post_init__(self) -> None:
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
