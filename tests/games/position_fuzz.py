@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ludus.core.errors import RecordError
@@ -209,6 +209,22 @@ def check_mutant(game: Game, pos: dict[str, Any], counts: Counter, seed: int, st
         return
     counts["loaded"] += 1
     exercise(game, state, seed, steps, invariant)
+
+
+def fuzz_positions(game: Game, positions: list[dict[str, Any]], examples: int, steps: int,
+                   invariant: Callable[[State], None] | None = None) -> Counter:
+    """Load ``examples`` mutants of ``positions`` (seeded, so every run tries the same ones) with
+    :func:`check_mutant`; returns how many loaded and how many were refused."""
+    counts: Counter = Counter()
+
+    @settings(FUZZ_SETTINGS, max_examples=examples)
+    @given(data=st.data())
+    def run(data: st.DataObject) -> None:
+        pos = data.draw(mutated(positions))
+        check_mutant(game, pos, counts, seed=data.draw(st.integers(0, 2**32)), steps=steps, invariant=invariant)
+
+    run()
+    return counts
 
 
 def expect_refused(game: Game, pos: dict[str, Any], match: str) -> None:

@@ -5,17 +5,18 @@ from __future__ import annotations
 
 import copy
 import json
-from collections import Counter
 from functools import cache
-
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from ludus.core.bits import mask_of
 from ludus.core.rng import Rng
 from ludus.games.gorus_arena.cards import ARMOURY_MASK, MARKET_MASK, basics_of
 from ludus.games.gorus_arena.game import GAME
-from tests.games.position_fuzz import FUZZ_SETTINGS, check_mutant, expect_refused, mutated, play_explicit, play_to
+from tests.games.position_fuzz import (
+    expect_refused,
+    fuzz_positions,
+    play_explicit,
+    play_to,
+)
 
 MODES = (
     {"players": 2}, {"players": 3}, {"players": 5, "rounds": 2},
@@ -36,7 +37,6 @@ def positions() -> list[dict]:
     return json.loads(json.dumps(out))
 
 
-COUNTS: Counter = Counter()
 
 
 def cards_conserved(state) -> None:
@@ -54,19 +54,10 @@ def cards_conserved(state) -> None:
     assert count == in_game.bit_count(), "a card is in two places or missing"
 
 
-@settings(FUZZ_SETTINGS, max_examples=600)
-@given(data=st.data())
-def test_mutated_positions_load_cleanly_or_are_refused(data):
-    pos = data.draw(mutated(positions()))
-    check_mutant(GAME, pos, COUNTS, seed=data.draw(st.integers(0, 2**32)), steps=400,
-                 invariant=cards_conserved)
-
-
-def test_fuzz_outcomes_seen():
-    """Both outcomes occur (when this module's tests run in one process, in order)."""
-    if COUNTS:
-        print(f"\ngorus-arena mutated positions: {dict(COUNTS)}")
-        assert COUNTS["loaded"] and COUNTS["refused"]
+def test_mutated_positions_load_cleanly_or_are_refused():
+    counts = fuzz_positions(GAME, positions(), examples=600, steps=400, invariant=cards_conserved)
+    print(f"\ngorus-arena mutated positions: {dict(counts)}")
+    assert counts["loaded"] and counts["refused"]  # the mutations reach both outcomes
 
 
 def test_valid_positions_round_trip():

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import copy
 import json
-from collections import Counter
 from functools import cache
-
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from ludus.core.rng import Rng
 from ludus.games.gorus_maximus.game import GAME, _deck
-from tests.games.position_fuzz import FUZZ_SETTINGS, check_mutant, expect_refused, mutated, play_explicit, play_to
+from tests.games.position_fuzz import (
+    expect_refused,
+    fuzz_positions,
+    play_explicit,
+    play_to,
+)
 
 MODES = (
     {"players": 1}, {"players": 2}, {"players": 3}, {"players": 4}, {"players": 5},
@@ -33,7 +34,6 @@ def positions() -> list[dict]:
     return json.loads(json.dumps(out))
 
 
-COUNTS: Counter = Counter()
 
 
 def cards_conserved(state) -> None:
@@ -48,19 +48,10 @@ def cards_conserved(state) -> None:
     assert len(state.support) == len(state.collected) == state.num_sides
 
 
-@settings(FUZZ_SETTINGS, max_examples=700)
-@given(data=st.data())
-def test_mutated_positions_load_cleanly_or_are_refused(data):
-    pos = data.draw(mutated(positions()))
-    check_mutant(GAME, pos, COUNTS, seed=data.draw(st.integers(0, 2**32)), steps=300,
-                 invariant=cards_conserved)
-
-
-def test_fuzz_outcomes_seen():
-    """Both outcomes occur (run after the fuzz test in this module's order)."""
-    if COUNTS:
-        print(f"\ngorus-maximus mutated positions: {dict(COUNTS)}")
-        assert COUNTS["loaded"] and COUNTS["refused"]
+def test_mutated_positions_load_cleanly_or_are_refused():
+    counts = fuzz_positions(GAME, positions(), examples=700, steps=300, invariant=cards_conserved)
+    print(f"\ngorus-maximus mutated positions: {dict(counts)}")
+    assert counts["loaded"] and counts["refused"]  # the mutations reach both outcomes
 
 
 def test_valid_positions_round_trip():
