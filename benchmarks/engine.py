@@ -65,8 +65,10 @@ def main() -> None:
         ours.append(ludus_decisions(args.seconds, r))
         theirs.append(openspiel_decisions(args.seconds, r))
     o, t = statistics.median(ours), statistics.median(theirs)
-    print(f"ludus gorus-maximus (4p, random): {o:12,.0f} decisions/s  (rounds: {', '.join(f'{x:,.0f}' for x in ours)})")
-    print(f"pyspiel oh_hell      (4p, random): {t:12,.0f} decisions/s  (rounds: {', '.join(f'{x:,.0f}' for x in theirs)})")
+    rounds_ours = ", ".join(f"{x:,.0f}" for x in ours)
+    rounds_theirs = ", ".join(f"{x:,.0f}" for x in theirs)
+    print(f"ludus gorus-maximus (4p, random): {o:12,.0f} decisions/s  (rounds: {rounds_ours})")
+    print(f"pyspiel oh_hell      (4p, random): {t:12,.0f} decisions/s  (rounds: {rounds_theirs})")
     print(f"ratio ludus / pyspiel: {o / t:.2f}x")
 
 

@@ -27,11 +27,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ludus.agents.base import Agent, RandomAgent  # noqa: E402
-from ludus.agents.heuristics.gorus_arena import GorusArenaHeuristic, kills  # noqa: E402
-from ludus.core.game import Action, SeatView  # noqa: E402
-from ludus.games.gorus_arena.cards import KIND_BY_KEY, POINTS  # noqa: E402
-from ludus.games.gorus_arena.game import GAME, Attack, Income, Pass, Place, Recruit  # noqa: E402
+from ludus.agents.base import Agent, RandomAgent
+from ludus.agents.heuristics.gorus_arena import GorusArenaHeuristic, kills
+from ludus.core.game import Action, SeatView
+from ludus.games.gorus_arena.cards import KIND_BY_KEY, POINTS
+from ludus.games.gorus_arena.game import GAME, Attack, Income, Pass, Place, Recruit
 
 
 # --------------------------------------------------------------------------- pure strategies
@@ -210,7 +210,8 @@ def variants(games: int, counts: list[int], seed: int) -> int:
         cells = []
         for n in counts:
             wins, st = seat_order(games, n, opts, seed)
-            cells.append(f"{n}p " + "/".join(f"{w * 100:.0f}" for w in wins) + f" · {st['mean']:.1f} · {st['kills']:.1f}")
+            shares = "/".join(f"{w * 100:.0f}" for w in wins)
+            cells.append(f"{n}p {shares} · {st['mean']:.1f} · {st['kills']:.1f}")
         name = ", ".join(f"{k}={v}" for k, v in opts.items()) or "default"
         print(f"{name:<28} " + " | ".join(cells), flush=True)
     return 0
@@ -246,7 +247,9 @@ def main(argv: list[str] | None = None) -> int:
     print("\n2. One pure-strategy seat against heuristic bots: its win share (fair share in brackets)")
     header = " ".join(f"{n}p ({1 / n:4.0%})".rjust(11) for n in counts)
     print(f"{'strategy':<16} {header}")
-    heur = lambda s: GorusArenaHeuristic(s)  # noqa: E731
+    def heur(s: int) -> Agent:
+        return GorusArenaHeuristic(s)
+
     heur.name = "heuristic"  # type: ignore[attr-defined]
     for make in [heur, *PURE]:
         name = getattr(make, "name", "?")

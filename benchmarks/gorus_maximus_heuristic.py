@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import argparse
 
-from ludus.sim.stats import wilson
 from ludus.agents.base import make_agent
 from ludus.games.gorus_maximus.game import GAME
+from ludus.sim.stats import wilson
 
 
 def share(options: dict, games: int, hero_kind: str = "heuristic") -> tuple[float, int]:

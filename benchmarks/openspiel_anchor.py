@@ -10,8 +10,8 @@ The anchor asked for in issue 6: at equal wall-clock time per move, does
 * Gladius, 2 players: each block plays one seed twice, our bot as fighter 1 and as fighter 2.
 
 Budgets: ours is ``ISMCTSAgent(seconds=T)`` with the medium level's other settings for the
-game (rollout policy, score weight, paired root; ``--rollout`` overrides the policy); OpenSpiel's bot gets the same ``T`` through a
-time-bounded ``run_search`` (OpenSpiel's only takes a simulation count), resampling with
+game (rollout policy, score weight, paired root; ``--rollout`` overrides the policy); OpenSpiel's bot gets the
+same ``T`` through a time-bounded ``run_search`` (OpenSpiel's only takes a simulation count), resampling with
 ``resample_from_infostate`` every simulation and evaluating with its random-rollout
 evaluator. A move with one legal action is played at once by both. OpenSpiel's C++ ISMCTS
 cannot be used: it cannot call a Python game's resampler (see ``docs/interop.md``).

@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ludus.server.config import ServerConfig  # noqa: E402
-from tests.server import hostile  # noqa: E402
-from tests.server.helpers import LiveServer  # noqa: E402
+from ludus.server.config import ServerConfig
+from tests.server import hostile
+from tests.server.helpers import LiveServer
 
 
 def main() -> int:

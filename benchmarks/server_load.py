@@ -35,8 +35,8 @@ from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ludus.core import records  # noqa: E402
-from ludus.games import get_game  # noqa: E402
+from ludus.core import records
+from ludus.games import get_game
 
 
 @dataclass
@@ -121,7 +121,7 @@ async def play(client: Client, ws_base: str, think: float, deadline: float, rng:
                             move = rng.choice(msg["legal"])["action"]
                             sent_at[acted] = time.perf_counter()
                             await ws.send(json.dumps({"type": "act", "action": move, "moves": acted, "id": acted}))
-        except (OSError, asyncio.TimeoutError, Exception) as exc:  # noqa: BLE001 - count it and reconnect
+        except (TimeoutError, OSError, Exception) as exc:  # noqa: BLE001 - count it and reconnect
             client.errors.append(type(exc).__name__)
             await asyncio.sleep(0.5)
 
@@ -164,13 +164,13 @@ def pct(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
     values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+    return values[min(len(values) - 1, round(p / 100 * (len(values) - 1)))]
 
 
 async def run(args: argparse.Namespace) -> dict:
     tmp = Path(tempfile.mkdtemp(prefix="ludus-load-"))
     db = tmp / "load.db"
-    proc, base, output = start_server(db, args.bot_delay)
+    proc, base, _output = start_server(db, args.bot_delay)
     ws_base = base.replace("http", "ws")
     try:
         for _ in range(100):
@@ -215,7 +215,8 @@ async def run(args: argparse.Namespace) -> dict:
         "cpus": os.cpu_count(), "setup_s": round(setup_s, 2), "play_s": round(play_s, 2),
         "client_moves": len(rtts), "moves_per_s": round(len(rtts) / play_s, 1) if play_s else 0,
         "rtt_ms": {"p50": round(pct(rtts, 50), 2), "p95": round(pct(rtts, 95), 2), "p99": round(pct(rtts, 99), 2),
-                   "max": round(max(rtts), 2) if rtts else None, "mean": round(statistics.fmean(rtts), 2) if rtts else None},
+                   "max": round(max(rtts), 2) if rtts else None,
+                   "mean": round(statistics.fmean(rtts), 2) if rtts else None},
         "server_cpu_s": round(server_cpu, 1),
         "server_rss_mib": {"idle": round(idle_rss / 1024, 1), "peak": round(peak[0] / 1024, 1),
                            "end": round(end_rss / 1024, 1)},

@@ -190,7 +190,7 @@ async def play_seat(seat: Seat, server: Server, think: float, stop: asyncio.Even
                 while not stop.is_set():
                     try:
                         msg = json.loads(await asyncio.wait_for(ws.recv(), timeout=0.5))
-                    except asyncio.TimeoutError:
+                    except TimeoutError:
                         continue
                     kind = msg["type"]
                     if kind in ("ack", "error"):

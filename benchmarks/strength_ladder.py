@@ -40,11 +40,11 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from ludus.sim.stats import wilson
 from ludus.agents.base import Agent, make_agent
 from ludus.core.game import CHANCE, Game
 from ludus.core.rng import Rng
 from ludus.games import game_names, get_game
+from ludus.sim.stats import wilson
 
 RUNGS = [("heuristic", "random"), ("ismcts-easy", "heuristic"), ("ismcts-medium", "heuristic"),
          ("ismcts-hard", "heuristic")]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import sys
 
 from rich.console import Console
@@ -79,10 +80,8 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     names = [escape(name) for name in plain_names]
     viewer = None if args.seat is None else args.seat - 1
     console.print(f"[bold]{game.title}[/] record: {len(record.actions)} actions")
-    step = 0
     final = state
-    for final, actor, action in records.iter_replay(record, get_game):
-        step += 1
+    for step, (final, actor, action) in enumerate(records.iter_replay(record, get_game), start=1):
         who = "Chance" if actor == CHANCE else plain_names[actor]
         hidden = viewer is not None and actor != viewer and not action.visible_to(viewer, actor)
         if not hidden and (actor != CHANCE or adapter.show_chance(action)):
@@ -113,16 +112,39 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--step", action="store_true", help="pause after every move and show the table")
     r.add_argument("--seat", type=int, help="show the table as this seat (1-based) sees it")
     for module_name in EXTRA_COMMAND_MODULES:
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError:
-            continue
-        module.add_command(sub)
+        # these modules import only the standard library and rich, so every command is always listed
+        importlib.import_module(module_name).add_command(sub)
     return parser
 
 
 # More sub-commands, each a module with add_command(subparsers) that sets args.run.
 EXTRA_COMMAND_MODULES = ("ludus.cli.tournament", "ludus.cli.analyze", "ludus.cli.serve")
+
+# The optional parts (pyproject.toml [project.optional-dependencies]) a command needs, and the
+# modules that show whether each is installed. Checked before the command starts, so that a
+# missing part is named up front, not met as a traceback after a long run.
+COMMAND_EXTRAS = {"serve": "server", "tournament": "sim", "analyze": "sim"}
+EXTRA_MODULES = {
+    "server": ("fastapi", "pydantic", "uvicorn", "sqlalchemy", "alembic", "platformdirs"),
+    "sim": ("openskill", "matplotlib"),
+}
+# Top-level module -> extra, to name the extra when an optional module is missing anyway.
+MODULE_EXTRAS = {module: extra for extra, modules in EXTRA_MODULES.items() for module in modules} | {
+    "starlette": "server", "ray": "ray", "pyarrow": "parquet", "psycopg": "postgres",
+    "numpy": "interop", "pyspiel": "interop", "pettingzoo": "interop", "gymnasium": "interop",
+}
+
+
+def missing_extra_message(command: str) -> str | None:
+    """Why ``ludus COMMAND`` cannot run here, naming what to install; None if it can."""
+    extra = COMMAND_EXTRAS.get(command)
+    if extra is None:
+        return None
+    missing = [name for name in EXTRA_MODULES[extra] if importlib.util.find_spec(name) is None]
+    if not missing:
+        return None
+    return (f"ludus {command} needs the '{extra}' extra ({', '.join(missing)} not installed): "
+            f"pip install 'ludus[{extra}]'")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -138,9 +160,20 @@ def main(argv: list[str] | None = None) -> int:
             return run_play(args, console)
         if args.command == "replay":
             return cmd_replay(args, console)
+        message = missing_extra_message(args.command)
+        if message is not None:
+            console.print(f"[bold red]Error:[/] {escape(message)}")
+            return 2
         return args.run(args, console)
     except LudusError as exc:
         console.print(f"[bold red]Error:[/] {escape(str(exc))}")
+        return 2
+    except ModuleNotFoundError as exc:
+        extra = MODULE_EXTRAS.get((exc.name or "").partition(".")[0])
+        if extra is None:
+            raise
+        message = f"{exc.name} is not installed: pip install 'ludus[{extra}]'"
+        console.print(f"[bold red]Error:[/] {escape(message)}")
         return 2
 
 

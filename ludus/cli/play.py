@@ -17,7 +17,7 @@ from rich.prompt import Prompt
 
 from ..agents.base import Agent, make_agent
 from ..core.errors import IllegalAction, LudusError
-from ..core.game import CHANCE, HIDDEN, Game, State
+from ..core.game import CHANCE, Game, State
 from ..core.records import record_of
 from .adapter import CliAdapter
 
@@ -99,7 +99,7 @@ class TerminalGame:
         viewer = self._log_viewer()
         history = self.state.visible_history(viewer)
         for actor, action in history[self.logged:]:
-            if action == HIDDEN:
+            if isinstance(action, str):  # HIDDEN, the only string a visible history holds
                 if actor == CHANCE:
                     continue
                 self.console.print(f"  [dim]{self._actor_name(actor)} chose in secret[/]")

@@ -48,8 +48,10 @@ def read_bytes(path: str | os.PathLike[str], limit: int, what: str,
     name = os.fspath(path)
     try:
         reason = _kind(os.stat(name).st_mode)
-    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
-        raise error(f"cannot read {what} {name}: {getattr(exc, 'strerror', None) or exc}") from None
+    except ValueError:  # a NUL byte in the path; Python's own words for it differ from version to version
+        raise error(f"cannot read {what} {name}: the name contains a null byte") from None
+    except OSError as exc:
+        raise error(f"cannot read {what} {name}: {exc.strerror or exc}") from None
     if reason is not None:
         raise error(f"cannot read {what} {name}: {reason}")
     # O_NONBLOCK: if the path was swapped for a pipe since the stat, opening it does not wait

@@ -69,16 +69,16 @@ class SeatView:
     history: tuple[tuple[int, Action | str], ...]
 
 
-O = TypeVar("O")
+OptionsT = TypeVar("OptionsT")
 
 
-class State(ABC, Generic[O]):
+class State(ABC, Generic[OptionsT]):
     """One position. Subclasses implement the ``_``-prefixed hooks and the abstract queries."""
 
     game: Game
-    options: O
+    options: OptionsT
 
-    def __init__(self, game: Game, options: O, rng: Rng | None) -> None:
+    def __init__(self, game: Game, options: OptionsT, rng: Rng | None) -> None:
         self.game = game
         self.options = options
         self.rng = rng
@@ -212,7 +212,7 @@ class State(ABC, Generic[O]):
 
     # ----------------------------------------------------------------- copies
     @abstractmethod
-    def clone(self) -> State[O]:
+    def clone(self) -> State[OptionsT]:
         """An independent copy (history list copied, immutable parts shared)."""
 
     @abstractmethod

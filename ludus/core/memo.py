@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 _T = TypeVar("_T")
 _DERIVED: dict[tuple[int, Callable[[Any], Any]], tuple[Any, Any]] = {}
@@ -21,4 +22,4 @@ def derived(source: Any, build: Callable[[Any], _T]) -> _T:
         if len(_DERIVED) > 128:
             _DERIVED.clear()
         hit = _DERIVED[key] = (source, build(source))
-    return hit[1]  # type: ignore[no-any-return]
+    return hit[1]

@@ -221,7 +221,7 @@ def initial_state(record: Record, find_game: Callable[[str], Game]) -> State:
         raise RecordError(f"record options are invalid: {exc}") from exc
     except LudusError:
         raise
-    except Exception as exc:  # noqa: BLE001 - a safety net: hostile input must not crash a reader
+    except Exception as exc:  # a safety net: hostile input must not crash a reader
         where = "start position" if record.start is not None else "options"
         raise RecordError(f"the record's {where} cannot be read: {_show(exc)}") from exc
     n = state.num_seats()
@@ -259,7 +259,7 @@ def iter_replay(record: Record, find_game: Callable[[str], Game]) -> Iterator[tu
             action = state.game.action_from_json(raw)
         except RecordError as exc:
             raise RecordError(f"action {i + 1}: {_clip(str(exc))}") from exc
-        except Exception as exc:  # noqa: BLE001 - a safety net behind each game's own checks
+        except Exception as exc:  # a safety net behind each game's own checks
             raise RecordError(f"action {i + 1}: cannot read {_show(raw, 80)}: {_show(exc)}") from exc
         yield state, seat, action
         try:
@@ -267,7 +267,7 @@ def iter_replay(record: Record, find_game: Callable[[str], Game]) -> Iterator[tu
         except IllegalAction as exc:
             raise RecordError(f"action {i + 1} ({_clip(str(action), 80)}) by seat {seat} is illegal: "
                               f"{_clip(str(exc))}") from exc
-        except Exception as exc:  # noqa: BLE001 - the replay stops; the half-changed state is not used
+        except Exception as exc:  # the replay stops; the half-changed state is not used
             raise RecordError(f"action {i + 1} ({_clip(str(action), 80)}) by seat {seat} cannot be played: "
                               f"{_show(exc)}") from exc
 

@@ -34,7 +34,7 @@ from .specs import encoder_for
 class LudusSingleAgentEnv(gymnasium.Env):
     """``LudusSingleAgentEnv("gladius", opponents="heuristic")``: play seat ``seat`` against bots."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 - Gymnasium's API
 
     def __init__(self, game: str, options: dict[str, Any] | None = None, seat: int = 0,
                  opponents: str | Sequence[str] = "heuristic", illegal_action: str = "penalize",
@@ -121,7 +121,7 @@ class LudusSingleAgentEnv(gymnasium.Env):
         move = self.space.player[number] if legal else None
         if move is not None and state.why_illegal(move, self.seat) is not None:
             legal = False
-        if not legal:
+        if not legal or move is None:  # (a legal number always names a move)
             if self.illegal_action == "raise":
                 raise ValueError(f"action {number} is not legal now")
             obs, info = self._obs()

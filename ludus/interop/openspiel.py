@@ -45,7 +45,11 @@ from .specs import encoder_for
 
 PREFIX = "ludus_"
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
-_DUMPS = dict(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _dumps(obj: Any) -> str:
+    """Canonical compact JSON: sorted keys, no spaces, non-ASCII kept."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def openspiel_name(game_name: str) -> str:
@@ -77,7 +81,7 @@ _BRIDGES: dict[tuple[str, str], Bridge] = {}
 def bridge_for(game: Game, options: Any) -> Bridge:
     """The shared :class:`Bridge` of ``game`` with ``options`` (built once per process)."""
     opts = game.parse_options(options)
-    key = (game.name, json.dumps(options_to_json(opts), **_DUMPS))
+    key = (game.name, _dumps(options_to_json(opts)))
     hit = _BRIDGES.get(key)
     if hit is None:
         hit = _BRIDGES[key] = Bridge(game, opts)
@@ -101,7 +105,7 @@ class _Origin:
 class _Core:
     """The Ludus state behind one OpenSpiel state, plus what a resample inherited."""
 
-    __slots__ = ("bridge", "state", "origin", "offset", "_parts", "_views")
+    __slots__ = ("_parts", "_views", "bridge", "offset", "origin", "state")
 
     def __init__(self, bridge: Bridge, state: State, origin: _Origin | None = None, offset: int = 0) -> None:
         self.bridge = bridge
@@ -181,7 +185,7 @@ class _Core:
         return self.origin.viewer_part if seat == self.origin.viewer else self.origin.public_part
 
     def observation_json(self, seat: int | None) -> str:
-        return json.dumps(self.state.observation(seat).to_json(), **_DUMPS)
+        return _dumps(self.state.observation(seat).to_json())
 
     def resample(self, seat: int, rng: Rng) -> _Core:
         """A core for a full state the game samples from ``seat``'s view."""
@@ -264,7 +268,7 @@ class LudusState(pyspiel.State):
         return LudusState(self.get_game(), core)
 
     def __str__(self) -> str:
-        return json.dumps(self._core.state.to_json(), **_DUMPS)
+        return _dumps(self._core.state.to_json())
 
 
 class LudusGame(pyspiel.Game):
@@ -347,7 +351,7 @@ class LudusObserver:
         core = state._core
         if self._all:
             head = "all"
-            body = json.dumps(core.state.to_json(), **_DUMPS)
+            body = _dumps(core.state.to_json())
             if self.perfect_recall:
                 return f"{head}\n{core.full_history_part()}\n{body}"
             return f"{head}\n{body}"
@@ -416,7 +420,7 @@ def register_all() -> dict[str, str]:
             continue
         try:
             register(get_game(name))
-        except Exception as exc:  # a game being written may not import yet; say why, carry on
+        except Exception as exc:  # noqa: BLE001 - a game being written may not import yet; say why, carry on
             SKIPPED[name] = f"{type(exc).__name__}: {exc}"
     return dict(REGISTERED)
 

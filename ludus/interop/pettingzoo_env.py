@@ -40,7 +40,8 @@ def settle_chance(state: State, rng: Rng) -> None:
 class LudusAECEnv(AECEnv):
     """One Ludus game with fixed options as an AEC environment."""
 
-    metadata = {"render_modes": ["ansi"], "name": "ludus_v0", "is_parallelizable": False}
+    # PettingZoo's API: a class attribute, copied per instance in __init__
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "ludus_v0", "is_parallelizable": False}  # noqa: RUF012
 
     def __init__(self, game: str, options: dict[str, Any] | None = None, render_mode: str | None = None) -> None:
         super().__init__()
@@ -84,10 +85,10 @@ class LudusAECEnv(AECEnv):
         self.state = self.game.new_initial_state(self.options, seed=None)
         settle_chance(self.state, self._rng)
         self.agents = self.possible_agents[:]
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._after_move()
 

@@ -12,10 +12,12 @@ size, Host name, cross-origin requests).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import json
 import logging
 import time
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any, Literal
 from urllib.parse import urlsplit
@@ -301,7 +303,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
     hub = hub or Hub(config)
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI):  # type: ignore[no-untyped-def]
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
         try:
             yield
@@ -450,7 +452,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
             await ws.send_text(dumps({"type": "error", "id": None, "code": exc.code, "message": exc.message}))
             await ws.close(code=4404 if exc.code == "expired" else 4429, reason=exc.code)
             return
-        sender = asyncio.ensure_future(_sender(hub, table, conn, ws))
+        sender = hub.spawn(_sender(hub, table, conn, ws), f"sender at table {table.code}")
         try:
             await _receiver(hub, table, conn, ws, config)
         except WebSocketDisconnect:
@@ -498,10 +500,8 @@ async def _sender(hub: Hub, table: Table, conn: Connection, ws: WebSocket) -> No
         if ws.application_state.name == "DISCONNECTED" or ws.client_state.name == "DISCONNECTED":
             return  # the socket went away while we wrote to it: nothing to report
         log.exception("sending to a connection at table %s failed; closing it", table.code)
-        try:
+        with contextlib.suppress(Exception):  # already closing or gone
             await ws.close(code=1011, reason="server error")
-        except Exception:  # noqa: BLE001 - already closing or gone
-            pass
 
 
 async def _receiver(hub: Hub, table: Table, conn: Connection, ws: WebSocket, config: ServerConfig) -> None:

@@ -9,8 +9,9 @@ created and upgraded by the Alembic migrations shipped in ``migrations/``.
 from __future__ import annotations
 
 import secrets
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import (
     BigInteger,
@@ -39,7 +40,7 @@ class DatabaseError(LudusError):
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class Base(DeclarativeBase):
@@ -133,7 +134,7 @@ def make_engine(url: str) -> Engine:
     url = normalize_url(url)
     try:
         parsed = make_url(url)
-    except Exception as exc:  # noqa: BLE001 - SQLAlchemy raises several kinds here
+    except Exception as exc:  # SQLAlchemy raises several kinds here
         raise DatabaseError(f"not a database URL: {url!r}") from exc
     backend = parsed.get_backend_name()
     if backend == "sqlite":
@@ -142,7 +143,7 @@ def make_engine(url: str) -> Engine:
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
         @event.listens_for(engine, "connect")
-        def _pragmas(dbapi_conn, _record) -> None:  # type: ignore[no-untyped-def]
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA synchronous=FULL")

@@ -18,7 +18,7 @@ import math
 import secrets
 import time
 from collections import Counter, OrderedDict, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -29,11 +29,11 @@ from ..core.game import CHANCE, Game, State
 from ..core.options import OptionInfo, options_to_json
 from ..core.records import record_of
 from ..games import game_names, get_game
+from . import store as ops
 from .bots import BotRunner, bot_kinds, default_bot
 from .config import ServerConfig
 from .db import server_secret
 from .protocol import KeyedRateLimit, ProtocolError, RateLimit, clean_name
-from . import store as ops
 from .store import SeatData, Store, TableData
 from .views import ViewerLog, seat_payload, viewer_record
 
@@ -262,6 +262,9 @@ class Hub:
         self.create_by_client = KeyedRateLimit(config.create_per_minute_client, config.create_burst_client)
         self.create_by_address = KeyedRateLimit(config.create_per_minute_address, config.create_burst_address)
         self.sweeper: asyncio.Task | None = None
+        # Every task the hub starts, until it ends: the event loop keeps only a weak reference to a
+        # task, so one nobody holds could be garbage-collected mid-run, and its failure go unseen.
+        self.background: set[asyncio.Task[Any]] = set()
 
     # ----------------------------------------------------------------- life cycle
     async def start(self) -> None:
@@ -283,7 +286,7 @@ class Hub:
                 self._start_grace(table, seat.index)
             self._schedule(table)
         log.info("resumed %d unfinished table(s)", len(self.tables))
-        self.sweeper = asyncio.ensure_future(self._sweep())
+        self.sweeper = self.spawn(self._sweep(), "expiry sweep")
 
     async def stop(self) -> None:
         self.stopping = True
@@ -299,6 +302,21 @@ class Hub:
         if self.store is not None:
             await self.db(self.store.close)
         self.db_thread.shutdown(wait=True)
+
+    def spawn(self, coro: Coroutine[Any, Any, Any], name: str) -> asyncio.Task[Any]:
+        """Start ``coro`` as a task kept in :attr:`background` until it ends; if it fails, log why."""
+        task = asyncio.get_running_loop().create_task(coro, name=name)
+        self.background.add(task)
+        task.add_done_callback(self._task_done)
+        return task
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self.background.discard(task)
+        if task.cancelled():
+            return
+        exc = task.exception()
+        if exc is not None:
+            log.error("background task %r failed", task.get_name(), exc_info=exc)
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a blocking database read off the event loop."""
@@ -566,7 +584,7 @@ class Hub:
             if handle:
                 handle.cancel()
             if seat.away in ("left", "disconnected"):
-                asyncio.ensure_future(self.hand_back(table, conn.seat))
+                self.spawn(self.hand_back(table, conn.seat), f"hand back seat {conn.seat} at table {table.code}")
         self._changed(table)
 
     def disconnect(self, table: Table, conn: Connection) -> None:
@@ -596,7 +614,7 @@ class Hub:
 
         def fire() -> None:
             table.grace.pop(index, None)
-            asyncio.ensure_future(self._gone(table, index))
+            self.spawn(self._gone(table, index), f"seat {index} gone at table {table.code}")
 
         table.grace[index] = self.loop.call_later(self.config.disconnect_grace, fire)
 
@@ -638,7 +656,7 @@ class Hub:
             for table in [t for t in self.tables.values() if t.status == "open" and now - t.touched > ttl]:
                 try:
                     await self._expire(table)
-                except Exception:  # noqa: BLE001 - the sweep goes on; the table is tried again next time
+                except Exception:  # the sweep goes on; the table is tried again next time
                     log.exception("could not expire table %s", table.code)
 
     async def _expire(self, table: Table) -> None:
@@ -712,11 +730,13 @@ class Hub:
                           ply, table.code)
                 move.ghost = exc.ghost
                 table.unconfirmed = move
-                move.task = asyncio.ensure_future(self._reconcile_later(table, move))
+                move.task = self.spawn(self._reconcile_later(table, move),
+                                       f"reconcile move {ply} at table {table.code}")
                 raise ProtocolError("unconfirmed", UNCONFIRMED) from None
             except Exception:
                 log.exception("could not store move %d of table %s", ply, table.code)
-                raise ProtocolError("server_error", "the move could not be saved; nothing changed, please retry") from None
+                raise ProtocolError("server_error",
+                                    "the move could not be saved; nothing changed, please retry") from None
             await self._apply_move(table, move)
             return ply
 
@@ -854,14 +874,15 @@ class Hub:
             seat = table.seats[index]
             if seat.bot_plays:
                 if index not in table.bot_tasks:
-                    table.bot_tasks[index] = asyncio.ensure_future(self._bot_turn(table, index))
+                    table.bot_tasks[index] = self.spawn(self._bot_turn(table, index),
+                                                        f"bot for seat {index} at table {table.code}")
             elif table.clock_seconds and index not in table.deadlines:
                 moves = table.moves[index]
                 handle = self.loop.call_later(table.clock_seconds, self._on_timeout, table, index, moves)
                 table.deadlines[index] = (moves, time.monotonic() + table.clock_seconds, handle)
 
     def _on_timeout(self, table: Table, index: int, moves: int) -> None:
-        asyncio.ensure_future(self._timeout(table, index, moves))
+        self.spawn(self._timeout(table, index, moves), f"clock for seat {index} at table {table.code}")
 
     async def _timeout(self, table: Table, index: int, moves: int) -> None:
         async with table.lock:
@@ -876,7 +897,8 @@ class Hub:
 
     def _agent(self, table: Table, seat: Seat) -> Agent:
         if seat.agent is None:
-            seat.agent = make_agent(seat.bot, table.game, seed=(table.seed ^ (seat.index * 0x9E3779B97F4A7C15)) & (2**63 - 1))
+            seed = (table.seed ^ (seat.index * 0x9E3779B97F4A7C15)) & (2**63 - 1)
+            seat.agent = make_agent(seat.bot, table.game, seed=seed)
         return seat.agent
 
     async def _bot_turn(self, table: Table, index: int) -> None:

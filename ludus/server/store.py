@@ -25,7 +25,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import timedelta, timezone
+from datetime import UTC, timedelta
 from typing import Any
 
 from sqlalchemy import Connection, delete, func, insert, select, text, update
@@ -97,8 +97,8 @@ def create_table(t: TableData) -> Write:
         c.execute(insert(TableRow).values(code=t.code, game=t.game, options=json.dumps(t.options), seed=t.seed,
                                           status=t.status, clock_seconds=t.clock_seconds, listed=t.listed,
                                           rematch_of=t.rematch_of, created_at=now, updated_at=now))
-        c.execute(insert(SeatRow), [dict(table_code=t.code, seat=s.seat, kind=s.kind, bot=s.bot, name=s.name,
-                                         token_hash=s.token_hash, away=s.away) for s in t.seats])
+        c.execute(insert(SeatRow), [{"table_code": t.code, "seat": s.seat, "kind": s.kind, "bot": s.bot,
+                                     "name": s.name, "token_hash": s.token_hash, "away": s.away} for s in t.seats])
         if t.rematch_of:
             c.execute(update(TableRow).where(TableRow.code == t.rematch_of).values(rematch_code=t.code))
 
@@ -204,6 +204,8 @@ def check_applied(engine: Engine, ops: list[Write], ghost: int | None = None) ->
             _bury(c, ghost)
         out = []
         for op in ops:
+            if op.applied is None:  # callers pass only writes that can be read back
+                raise TypeError(f"{op.what} cannot be read back")
             out.append(bool(op.applied(c)))
             c.rollback()
         return out
@@ -364,7 +366,7 @@ class Store:
             for row in rows:
                 at = row.updated_at
                 if at.tzinfo is None:  # SQLite keeps no zone; everything is written in UTC
-                    at = at.replace(tzinfo=timezone.utc)
+                    at = at.replace(tzinfo=UTC)
                 out.append((self._load(c, row), max(0.0, (now - at).total_seconds())))
         return out, expired or 0
 

@@ -31,7 +31,7 @@ class ViewerLog:
     reveals (or hides) an earlier move gets that entry rebuilt and resent.
     """
 
-    __slots__ = ("raw", "entries")
+    __slots__ = ("entries", "raw")
 
     def __init__(self) -> None:
         self.raw: list[Any] = []

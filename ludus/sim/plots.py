@@ -138,7 +138,9 @@ def plot_seat_advantage(a: Analysis, path: Path) -> Path | None:
         ax.bar(range(len(values)), values, color="tab:blue", alpha=0.8,
                yerr=[[v - lo for v, (lo, _) in zip(values, cis)], [hi - v for v, (_, hi) in zip(values, cis)]],
                capsize=3)
-        ax.axhline(s.even, color="grey", linestyle="--", linewidth=1)
+        even = s.even
+        if even is not None:  # always: shown holds only scenarios with an even rate
+            ax.axhline(even, color="grey", linestyle="--", linewidth=1)
         ax.set_xticks(range(len(values)), labels=names, fontsize="small")
         ax.set_ylim(0, max(hi for _, hi in cis) * 1.1 or 1)
         ax.set_title(s.scenario.title, fontsize="small")
@@ -182,7 +184,7 @@ def plot_score_boxes(a: Analysis, path: Path) -> Path:
 
 def plot_length(a: Analysis, path: Path) -> Path:
     metric_names = sorted({m for s in a.scenarios for m in s.metrics})
-    panels = [("decisions", [s.decisions for s in a.scenarios])]
+    panels: list[tuple[str, Sequence[Sequence[float]]]] = [("decisions", [s.decisions for s in a.scenarios])]
     panels += [(m, [s.metrics.get(m, []) for s in a.scenarios]) for m in metric_names]
     fig = new_figure(max(6.0, 0.7 * len(a.scenarios) + 2), 3.2 * len(panels))
     for i, (name, data) in enumerate(panels):

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..core.game import Game, State
+
+if TYPE_CHECKING:
+    from ..games.gorus_maximus.game import GorusObservation
 
 SOLO, INDIVIDUAL, TEAMS, VARIANT = "solo", "individual", "teams", "variant"
 
@@ -60,7 +63,8 @@ def _gorus_sides(options: Any) -> tuple[int, ...] | None:
 
 
 def _gorus_metrics(state: State) -> dict[str, float]:
-    return {"rounds": float(state.observation(None).round)}
+    obs = cast("GorusObservation", state.observation(None))
+    return {"rounds": float(obs.round)}
 
 
 # --------------------------------------------------------------------------- registry

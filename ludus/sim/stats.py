@@ -113,7 +113,7 @@ def rate(results: Sequence[GameResult], labels: Sequence[str]) -> Ratings:
         if len(result.seating) < 2:
             continue
         seat_labels = [labels[e] for e in result.seating]
-        ranks = [1 if seat in result.winners else 2 for seat in range(len(seat_labels))]
+        ranks: list[float] = [1 if seat in result.winners else 2 for seat in range(len(seat_labels))]
         teams = [[current[label]] for label in seat_labels]
         updated = model.rate(teams, ranks=ranks)
         for label, team in zip(seat_labels, updated):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -40,7 +40,7 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _page(name: str) -> str:
     return STATIC.joinpath(name).read_text(encoding="utf-8")
 

@@ -79,7 +79,7 @@ def pages() -> dict[str, dict[str, Any]]:
         data_fn = PAGE_DATA.get(name)
         try:
             data = data_fn() if data_fn else {}
-        except Exception:  # noqa: BLE001 - a game still being changed must not take the lobby down
+        except Exception:  # a game still being changed must not take the lobby down
             log.exception("page data for %s failed; its page falls back to the generic one", name)
             out[name] = {"page": False, "data": {}}
             continue

@@ -54,7 +54,7 @@ def test_seed_must_fit_the_generator():
             records.replay(records.parse_record({**GM, "seed": seed}), get_game)
     for seed in (0, -1, 2**64 - 1, -(2**63)):  # what the tools may have written: refused only by the moves
         data = {**GM, "seed": seed}
-        with pytest.raises(RecordError, match="action|differ"):
+        with pytest.raises(RecordError, match=r"action|differ"):
             records.replay(records.parse_record(data), get_game)
         records.replay(records.parse_record({**data, "actions": [], "result": None}), get_game)
 
@@ -157,7 +157,7 @@ def test_option_files_are_read_safely(game, option, target, fifo, tmp_path):
         target = str(tmp_path / "big.toml")
         with open(target, "w") as f:
             f.write("# padding\n" * 200_000)  # 2 MB of comments
-    with pytest.raises(LudusError, match="cannot read|too large") as info:
+    with pytest.raises(LudusError, match=r"cannot read|too large") as info:
         get_game(game).new_initial_state({option: target}, seed=1)
     assert target in str(info.value)
     record = records.Record(game=game, options={option: target}, actions=[], seed=1)
@@ -235,5 +235,5 @@ def test_a_start_record_with_other_options_is_refused():
     records.replay(record, get_game)
     for options in ({"players": 5}, {"colour": "red"}):
         record.options = options
-        with pytest.raises(RecordError, match="differ from those of its start|options are invalid"):
+        with pytest.raises(RecordError, match=r"differ from those of its start|options are invalid"):
             records.replay(record, get_game)

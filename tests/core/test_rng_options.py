@@ -58,7 +58,7 @@ def test_parse_options_coerces_and_validates():
         parse_options(Opts, {"players": 9})
     with pytest.raises(InvalidOptions, match="one of a, b"):
         parse_options(Opts, {"mode": "c"})
-    with pytest.raises(InvalidOptions, match="unknown option 'colour'.*known options"):
+    with pytest.raises(InvalidOptions, match=r"unknown option 'colour'.*known options"):
         parse_options(Opts, {"colour": 1})
     with pytest.raises(InvalidOptions, match="whole number"):
         parse_options(Opts, {"players": "many"})

@@ -9,11 +9,11 @@ import pytest
 
 pytest.importorskip("gymnasium")
 
-from gymnasium.utils.env_checker import check_env  # noqa: E402
+from gymnasium.utils.env_checker import check_env
 
-from ludus.interop.gymnasium_env import LudusSingleAgentEnv  # noqa: E402
+from ludus.interop.gymnasium_env import LudusSingleAgentEnv
 
-from .cases import GAMES, short  # noqa: E402
+from .cases import GAMES, short
 
 
 @pytest.mark.parametrize("name", GAMES)

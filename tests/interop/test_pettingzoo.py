@@ -9,11 +9,11 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, seed_test
 
-from ludus.interop.pettingzoo_env import LudusAECEnv, env  # noqa: E402
+from ludus.interop.pettingzoo_env import LudusAECEnv, env
 
-from .cases import GAMES, short  # noqa: E402
+from .cases import GAMES, short
 
 # PettingZoo warns about any dict observation (its own masked board games are exempt by name).
 EXPECTED_WARNINGS = ("Observation is not a NumPy array", "Observation space for each agent probably")

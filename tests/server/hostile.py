@@ -12,6 +12,7 @@ Everything is seeded, so a failure can be replayed. Each case is checked for:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import sys
@@ -151,17 +152,15 @@ class Arena:
             self.players.append(watcher)
             self.tables[code] = {"game": name, "players": seated, "watcher": watcher,
                                  "ws": [p.ws(code) for p in seated], "spectator": watcher.ws(code)}
-        for code, t in self.tables.items():
+        for t in self.tables.values():
             for ws in t["ws"] + [t["spectator"]]:
                 ws.until(lambda m: m["type"] == "view")
 
     def close(self) -> None:
         for t in self.tables.values():
             for ws in t["ws"] + [t["spectator"]]:
-                try:
+                with contextlib.suppress(Exception):
                     ws.close()
-                except Exception:  # noqa: BLE001
-                    pass
         for p in self.players:
             p.close()
 
@@ -229,7 +228,8 @@ def ws_case(rng: random.Random, arena: Arena, codes: list[str], legal_pool: list
         return code, who, rng.choice([
             "", " ", "{", "}", "{}", "[", "nul", "truee", '{"type":"ping"', '{"type":"ping",}', "{'type':'ping'}",
             '{"type":"ping","id":NaN}', '{"type":"ping","id":Infinity}', '{"type":"act","moves":-Infinity}',
-            '{"type":"ping"}garbage', '{"type":"ping"}{"type":"ping"}', "\x00", "\ufeff{}", '{"type":"ping","id":1e999}',
+            '{"type":"ping"}garbage', '{"type":"ping"}{"type":"ping"}', "\x00", "\ufeff{}",
+            '{"type":"ping","id":1e999}',
             '{"type":"ping","id":' + "9" * 5000 + "}", '{"type":"ping","id":"\\ud800"}', '{"\\ud800":1}',
             '{"type":"\\udc00"}', '{"type":"ping","id":"\\ud83d\\ude00"}', '"\\ud800"', "-" * 10,
         ])
@@ -365,9 +365,9 @@ def replace_ws(arena: Arena, code: str, who: int, counts: Counts) -> None:
 
 # --------------------------------------------------------------------------- HTTP cases
 METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "PROPFIND"]
-CONTENT_TYPES = ["application/json", "application/json; charset=utf-8", "text/plain", "application/x-www-form-urlencoded",
-                 "multipart/form-data; boundary=x", "application/vnd.api+json", "", "application/json\x00", "*/*",
-                 "application/xml"]
+CONTENT_TYPES = ["application/json", "application/json; charset=utf-8", "text/plain",
+                 "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/vnd.api+json",
+                 "", "application/json\x00", "*/*", "application/xml"]
 
 
 def http_paths(rng: random.Random, codes: list[str]) -> str:
@@ -497,7 +497,7 @@ def run(server: LiveServer, ws_cases: int, http_cases: int, seed: int = 1, secon
         run_ws(arena, counts, ws_cases, rng, start + seconds * ws_cases / max(1, ws_cases + http_cases))
         run_http(arena, counts, http_cases, rng, start + seconds)
         # still usable for everyone: every seat and spectator answers
-        for code, t in arena.tables.items():
+        for _code, t in arena.tables.items():
             for ws in t["ws"] + [t["spectator"]]:
                 ws.send({"type": "ping", "id": "end"})
                 ws.until(lambda m: m["type"] == "pong" and m["id"] == "end")

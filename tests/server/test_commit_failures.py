@@ -12,13 +12,13 @@ replays exactly what the players were told.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
 import socket
 import struct
 import threading
-import time
 from typing import Any
 
 import pytest
@@ -47,10 +47,8 @@ class _Link:
 
     def cut_client(self) -> None:
         """Close only the client's side: the server's session stays open, as after a network partition."""
-        try:
+        with contextlib.suppress(OSError):
             self.client.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
         self.client.close()
 
     def cut(self) -> None:
@@ -58,10 +56,8 @@ class _Link:
             return
         self.closed = True
         for sock in (self.client, self.server):
-            try:
+            with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
             sock.close()
 
 

@@ -130,7 +130,8 @@ def test_killed_server_loses_no_acknowledged_move(tmp_path):
         p.close()
 
 
-@pytest.mark.skipif(not os.environ.get("LUDUS_TEST_POSTGRES_URL"), reason="set LUDUS_TEST_POSTGRES_URL to test PostgreSQL")
+@pytest.mark.skipif(not os.environ.get("LUDUS_TEST_POSTGRES_URL"),
+                    reason="set LUDUS_TEST_POSTGRES_URL to test PostgreSQL")
 def test_postgresql_plays_and_resumes_through_the_same_code():
     config = ServerConfig(database=os.environ["LUDUS_TEST_POSTGRES_URL"], bot_delay=0.0)
     first = LiveServer(config)

@@ -84,7 +84,7 @@ def test_malformed_messages_get_bad_message_and_the_connection_lives(duel, serve
 
 
 def test_a_failure_while_handling_a_message_is_answered_and_logged_once(duel, server, caplog):
-    code, ws0, ws1 = duel
+    _code, ws0, _ws1 = duel
     caplog.set_level(logging.ERROR, logger="ludus")
 
     async def broken(*args, **kwargs):
@@ -99,7 +99,7 @@ def test_a_failure_while_handling_a_message_is_answered_and_logged_once(duel, se
 
 
 def test_a_failing_sender_is_logged_and_closes_the_socket(duel, server, caplog):
-    code, ws0, ws1 = duel
+    code, ws0, _ws1 = duel
     caplog.set_level(logging.ERROR, logger="ludus")
     real = server.hub.view_for
 
@@ -118,7 +118,7 @@ def test_a_failing_sender_is_logged_and_closes_the_socket(duel, server, caplog):
 
 
 def test_ids_are_checked_and_every_good_id_is_echoed(duel):
-    code, ws0, ws1 = duel
+    _code, ws0, _ws1 = duel
     for mid in ["", "x" * 64, 0, -5, 10**20, "ünïcödé ✓"]:
         ws0.send({"type": "ping", "id": mid})
         assert ws0.until(lambda m: m["type"] in ("pong", "error"))["id"] == mid
@@ -129,7 +129,7 @@ def test_ids_are_checked_and_every_good_id_is_echoed(duel):
 
 
 def test_a_surrogate_id_does_not_mute_the_connection(duel, server):
-    code, ws0, ws1 = duel
+    _code, ws0, ws1 = duel
     ws0.send('{"type":"ping","id":"\\ud800"}')
     assert ws0.until(lambda m: m["type"] in ("pong", "error"))["code"] == "bad_message"
     me = ws0 if ws0.view["to_move"] == [0] else ws1

@@ -180,7 +180,8 @@ def test_allowed_host_names_are_served(tmp_path):
         assert p.http.get("/api/games", headers={"host": "Games.Example"}).status_code == 200
         assert p.http.get("/api/games", headers={"host": "other.example"}).status_code == 421
         code = gm_table(p, ["human", "bot"])["code"]
-        assert ws_handshake(server.port, code, "games.example", origin="http://games.example").startswith("HTTP/1.1 101")
+        reply = ws_handshake(server.port, code, "games.example", origin="http://games.example")
+        assert reply.startswith("HTTP/1.1 101")
         assert ws_handshake(server.port, code, "games.example", origin="http://evil.example").startswith("HTTP/1.1 4")
         p.close()
     finally:

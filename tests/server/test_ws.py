@@ -48,7 +48,7 @@ BAD = [
 
 @pytest.mark.parametrize("raw, code_, words", BAD)
 def test_malformed_messages(duel, server, raw, code_, words):
-    code, ws0, ws1 = duel
+    code, ws0, _ws1 = duel
     before = stored_moves(server, code)
     ws0.send(raw)
     err = ws0.error()
@@ -108,7 +108,7 @@ def test_following_rule_refusal_explains_what_to_play(player, server):
 
 
 def test_spectator_cannot_act_or_take_seats(duel, server):
-    code, ws0, ws1 = duel
+    code, _ws0, _ws1 = duel
     from .helpers import Player
 
     watcher = Player(server)
@@ -125,7 +125,7 @@ def test_spectator_cannot_act_or_take_seats(duel, server):
 
 
 def test_flooding_is_rate_limited(duel, server):
-    code, ws0, ws1 = duel
+    _code, ws0, _ws1 = duel
     for i in range(server.config.rate_burst + 10):
         ws0.send({"type": "ping", "id": i})
     err = ws0.error()
@@ -133,7 +133,7 @@ def test_flooding_is_rate_limited(duel, server):
 
 
 def test_frames_beyond_the_protocol_limit_close_the_connection(duel):
-    code, ws0, ws1 = duel
+    _code, ws0, _ws1 = duel
     ws0.send("x" * 70_000)
     with pytest.raises(WebSocketException):
         for _ in range(50):

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ludus.games import get_game
-from ludus.sim.analyze import (AnalysisError, analyze, plan, render_html, render_markdown, report_blocks,
-                               scenario_seed)
+from ludus.sim.analyze import AnalysisError, analyze, plan, render_html, render_markdown, report_blocks, scenario_seed
 from ludus.sim.scenarios import SOLO, TEAMS, default_scenarios, scenarios_for, sides_of
 
 

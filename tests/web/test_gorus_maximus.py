@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from pathlib import Path
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -142,7 +143,7 @@ def test_two_browsers_two_bots_refresh_crash_and_finish(live, browser, shots, tm
     # the record: every move of both people is there once, played by them, and it replays to the same end
     with ann.expect_download() as download:
         ann.click("#record")
-    record = records.parse_record(json.loads(open(download.value.path(), encoding="utf-8").read()))
+    record = records.parse_record(json.loads(Path(download.value.path()).read_text(encoding="utf-8")))
     final = records.replay(record, get_game)
     assert final.is_terminal() and record.players[:2] == ["Ann", "Bob"]
     engine = make_engine(str(live.db))

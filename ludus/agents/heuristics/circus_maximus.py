@@ -18,14 +18,27 @@ so the choices, are exactly those of the plain formulas written out in the metho
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ...core.game import Action, SeatView
-from ...games.circus_maximus.actions import (
-    LINE_KEYS, Done, Pass, Place, PlaceVisitor, PlayExtraVisitor, PlayMoveAhead, PlayReplay, PlayTicketVisitor,
-    Sell, Skip, TakeFavour, TakeStart, TakeTicket,
-)
 from ...core.memo import derived
+from ...games.circus_maximus.actions import (
+    LINE_KEYS,
+    Done,
+    Pass,
+    Place,
+    PlaceVisitor,
+    PlayExtraVisitor,
+    PlayMoveAhead,
+    PlayReplay,
+    PlayTicketVisitor,
+    Sell,
+    Skip,
+    TakeFavour,
+    TakeStart,
+    TakeTicket,
+)
 from ...games.circus_maximus.data import FAVOUR_KEYS, VENUE_KEYS, CardData
 from ...games.circus_maximus.game import CircusMaximusObservation
 from ..base import Agent
@@ -69,7 +82,7 @@ def _served_capped(seats: list[int], me: int, prizes: list[float], limit: float,
     return total
 
 
-class _VenueOf(dict):  # type: ignore[type-arg]
+class _VenueOf(dict[str, int]):
     """Ticket key -> venue index by its ``venue:`` prefix (-1 for none), filled on demand."""
 
     def __missing__(self, key: str) -> int:
@@ -83,7 +96,7 @@ def _key_venue(key: str) -> int:
     return _VENUE_INDEX[key.split(":")[0]]
 
 
-class _Memo(dict):  # type: ignore[type-arg]
+class _Memo(dict[Any, Any]):
     """``memo[x]`` is ``make(x)``, made once (while at most a few thousand are kept)."""
 
     def __init__(self, make: Callable[[Any], Any]) -> None:
@@ -112,7 +125,7 @@ class _Tables:
         self.favour_coins = {key: d.favours[FAVOUR_KEYS.index(key)].coins for key in FAVOUR_KEYS}
         self.venue_of = _VenueOf()
         for t in d.tickets:
-            self.venue_of[t.key]  # noqa: B018 - fills the entry
+            self.venue_of[t.key]
         # PlayTicketVisitor: the average ticket and the average (non-Caesar) visitor
         avg = sum(self.ticket_coins[t.key] * t.count for t in d.tickets) / max(1, sum(t.count for t in d.tickets))
         visitors = [v for v in d.visitors if not v.caesar]
@@ -405,12 +418,16 @@ class CircusMaximusHeuristic(Agent):
         if gain is not None:
             return gain
         info = self._prizes[li] if li in self._prizes else self._line_prizes(li)
+        prizes: list[float]
+        cap: int | None
+        sellers: set[int] | frozenset[int]
         if li < 2:
             prizes, cap, sellers = info, None, frozenset()
         else:
             prizes, cap, sellers = info
         n = 0
-        for best in self._bests[li] if self._bests[li] is not None else self._rival_bests(li):
+        bests = self._bests[li]
+        for best in bests if bests is not None else self._rival_bests(li):
             if best > eff:
                 n += 1
         gain = self._gains[key] = self._line_gain(li, eff, prizes, len(prizes) - _THREAT[n], cap, sellers)
@@ -469,7 +486,7 @@ class CircusMaximusHeuristic(Agent):
         rank = a.rank
         li = _LINE_INDEX[a.line]
         eff = 8 if a.boost else rank
-        cost = self._trader_coins[rank - 1]
+        cost: float = self._trader_coins[rank - 1]
         if a.boost:
             cost += self._favour_worth("rank_boost")
         if a.extra:

@@ -44,7 +44,7 @@ def _p_misses(pool_size: int, pool_hits: int, draws: int) -> float:
 class _Tables:
     """What the heuristic looks up about one setup's cards, built once per setup."""
 
-    __slots__ = ("stops", "stop_sets", "defence_keys", "attack_keys", "discard_value")
+    __slots__ = ("attack_keys", "defence_keys", "discard_value", "stop_sets", "stops")
 
     def __init__(self, setup: Setup) -> None:
         kinds = setup.kinds

@@ -11,7 +11,16 @@ from rich.text import Text
 
 from ...core.game import Action, Game, SeatView
 from ...games.circus_maximus.actions import (
-    LINE_KEYS, LINE_NAMES, DrawFavour, DrawTicket, DrawVisitor, Pass, Place, Skip, favour_name, visitor_name,
+    LINE_KEYS,
+    LINE_NAMES,
+    DrawFavour,
+    DrawTicket,
+    DrawVisitor,
+    Pass,
+    Place,
+    Skip,
+    favour_name,
+    visitor_name,
 )
 from ...games.circus_maximus.data import VENUE_KEYS, CardData, ticket_key_name
 from ...games.circus_maximus.game import GAME, CircusMaximusObservation
@@ -169,7 +178,7 @@ class CircusMaximusAdapter(CliAdapter):
         table = Table(show_header=True, header_style="bold", box=None, padding=(0, 1))
         for col in ("Player", "Day 1", "Day 2", "Day 3", "Favours", "Total", ""):
             table.add_column(col)
-        for s, name in enumerate(seat_names):
+        for s in range(len(seat_names)):
             days = [str(d[s]) for d in obs.day_scores] + ["—"] * (3 - len(obs.day_scores))
             favours = str(obs.favour_coins[s]) if obs.favour_coins is not None else "—"
             mark = Text("winner", style="bold green") if s in winners else Text("")

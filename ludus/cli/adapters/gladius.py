@@ -13,9 +13,22 @@ from rich.text import Text
 from ...core.errors import LudusError
 from ...core.game import Action, SeatView
 from ...games.gladius.cards import SHARED_ID, Card
-from ...games.gladius.game import (GAME, AdversaryAttack, AdversaryDefend, Attack, Defend, Discard, DrawCard,
-                                   FirstPlayer, GladiusObservation, MiniDraw, Reshuffle, Setup, SkipTurn,
-                                   card_label)
+from ...games.gladius.game import (
+    GAME,
+    AdversaryAttack,
+    AdversaryDefend,
+    Attack,
+    Defend,
+    Discard,
+    DrawCard,
+    FirstPlayer,
+    GladiusObservation,
+    MiniDraw,
+    Reshuffle,
+    Setup,
+    SkipTurn,
+    card_label,
+)
 from ..adapter import CliAdapter
 
 _HELP = "Type a number or a move's name; 'c' lists the deck and what is still unaccounted for."
@@ -167,7 +180,7 @@ class GladiusAdapter(CliAdapter):
         self._fighters(console, obs, seat_names)
         console.print(self._table_line(obs))
         ex = self._exchange(obs, setup, seat_names)
-        if ex is not None and obs.last_defence is not None or obs.last_result in ("no attack", "skipped"):
+        if (ex is not None and obs.last_defence is not None) or obs.last_result in ("no attack", "skipped"):
             console.print(ex)
         if obs.table is not None and obs.phase == "defend":
             atk = Text("Incoming attack: ", style="bold")

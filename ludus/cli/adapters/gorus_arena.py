@@ -29,9 +29,9 @@ from ...games.gorus_arena.cards import (
 )
 from ...games.gorus_arena.game import (
     COINS_PER_POINT,
-    MarketDraw,
     Draw,
     GorusArenaObservation,
+    MarketDraw,
     Pass,
     Recruit,
 )

@@ -14,6 +14,7 @@ unknown for any seat is the future, and a determinization is the state itself.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,13 +25,45 @@ from ...core.memo import derived
 from ...core.options import option
 from ...core.rng import Rng
 from .actions import (
-    FORUM, LINE_KEYS, LINE_NAMES, VILLA, Done, DrawFavour, DrawTicket, DrawVisitor, Pass, Place,
-    PlaceVisitor, PlayExtraVisitor, PlayMoveAhead, PlayReplay, PlayTicketVisitor, Sell, Skip, TakeFavour,
-    TakeStart, TakeTicket, action_from_json, favour_name, visitor_name,
+    FORUM,
+    LINE_KEYS,
+    LINE_NAMES,
+    VILLA,
+    Done,
+    DrawFavour,
+    DrawTicket,
+    DrawVisitor,
+    Pass,
+    Place,
+    PlaceVisitor,
+    PlayExtraVisitor,
+    PlayMoveAhead,
+    PlayReplay,
+    PlayTicketVisitor,
+    Sell,
+    Skip,
+    TakeFavour,
+    TakeStart,
+    TakeTicket,
+    action_from_json,
+    favour_name,
+    visitor_name,
 )
 from .data import (
-    DOUBLE_SALE, DOUBLE_TICKET, EXTRA_TRADER, EXTRA_VISITOR, FAVOUR_KEYS, LEGIONNAIRE, MOVE_AHEAD,
-    RANK_BOOST, REPLAY_TRADER, TICKET_AND_VISITOR, VENUE_KEYS, CardData, load_cards, ticket_key_name,
+    DOUBLE_SALE,
+    DOUBLE_TICKET,
+    EXTRA_TRADER,
+    EXTRA_VISITOR,
+    FAVOUR_KEYS,
+    LEGIONNAIRE,
+    MOVE_AHEAD,
+    RANK_BOOST,
+    REPLAY_TRADER,
+    TICKET_AND_VISITOR,
+    VENUE_KEYS,
+    CardData,
+    load_cards,
+    ticket_key_name,
 )
 
 COLOURS = ("Yellow", "Red", "Blue", "Green", "Purple")
@@ -144,7 +177,7 @@ def _jsonable(value: Any) -> Any:
 _KEY_MEMO_LIMIT = 4096
 
 
-class _KeysOf(dict):  # type: ignore[type-arg]
+class _KeysOf(dict[int, tuple[str, ...]]):
     """Card set (bitmask) -> tuple of the keys of its cards, lowest card id first (remembered)."""
 
     def __init__(self, names: tuple[str, ...]) -> None:
@@ -163,7 +196,7 @@ class _KeysOf(dict):  # type: ignore[type-arg]
 class _ObsKeys:
     """The key tables of one card-data object."""
 
-    __slots__ = ("favours", "tickets", "visitors", "visitor_of", "fav", "tkt", "vis")
+    __slots__ = ("fav", "favours", "tickets", "tkt", "vis", "visitor_of", "visitors")
 
     def __init__(self, d: CardData) -> None:
         self.favours = _KeysOf(tuple(FAVOUR_KEYS[k] for k in d.favour_kind_of))
@@ -1173,7 +1206,10 @@ def _state_from_position(game: Game, options: CircusMaximusOptions, rng: Rng | N
     st = CircusMaximusState(game, options, rng, cards)
     n = st.n
     d = cards
-    f = lambda name: _pos_field(data, name)  # noqa: E731
+
+    def f(name: str) -> Any:
+        return _pos_field(data, name)
+
     st.day = _pos_int(f("day"), "day", 1, DAYS)
     st.stage = _pos_int(f("stage"), "stage", 0, 4)
     st.turn = _pos_int(f("turn"), "turn", 0, n - 1)
@@ -1211,7 +1247,7 @@ def _state_from_position(game: Game, options: CircusMaximusOptions, rng: Rng | N
         raise RecordError(f"position field 'draws' holds more than {_MAX_DRAWS} pending draws")
     st.lines = []
     for line in _pos_list(f("lines"), "lines", len(LINE_KEYS)):
-        entries = []
+        entries: list[tuple[int, int, int]] = []
         for e in _pos_list(line, "lines"):
             if not (isinstance(e, list) and len(e) == 3):
                 raise RecordError(f"position field 'lines': a trader is [seat, rank, effective rank], not {_show(e)}")
@@ -1324,7 +1360,8 @@ def _check_flow(st: CircusMaximusState) -> None:
         raise RecordError("position field 'turn': the seat to move can only pass (it would have passed)")
 
 
-_CHECKS = {
+# Each move's own check and effect, by the move's class (the action argument is that class).
+_CHECKS: dict[type[Action], Callable[[CircusMaximusState, Any, int, str], str | None]] = {
     Place: CircusMaximusState._check_place,
     Pass: CircusMaximusState._check_pass,
     Done: CircusMaximusState._check_done,
@@ -1339,7 +1376,7 @@ _CHECKS = {
     Sell: CircusMaximusState._check_sell,
     Skip: CircusMaximusState._check_skip,
 }
-_APPLY = {
+_APPLY: dict[type[Action], Callable[[CircusMaximusState, int, Any], None]] = {
     Place: CircusMaximusState._do_place,
     Pass: CircusMaximusState._do_pass,
     Done: CircusMaximusState._do_done,

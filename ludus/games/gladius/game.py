@@ -412,7 +412,8 @@ def build_setup(options: GladiusOptions) -> Setup:
             proto.setdefault(c.key, c)
     kinds = tuple(Card(c.set_id, c.name, counts[k], c.type, c.damage, c.immobilize, c.defence,
                        c.no_attack_next_turn) for k, c in proto.items())
-    kind_mask, card_kind = [], []
+    kind_mask: list[int] = []
+    card_kind: list[int] = []
     for i, c in enumerate(kinds):
         start = len(card_kind)
         card_kind.extend([i] * c.count)
@@ -658,7 +659,7 @@ class GladiusState(State[GladiusOptions]):
     # ----------------------------------------------------------------- queries
     def current_seats(self) -> tuple[int, ...]:
         p = self.phase
-        if p == ATTACK or p == DISCARD:
+        if p in (ATTACK, DISCARD):
             return (self.active,)
         if p == DEFEND:
             return (1 - self.active,)
@@ -723,13 +724,13 @@ class GladiusState(State[GladiusOptions]):
         # State.apply without its generic checks for the common case, the seat to move
         # playing a legal move; anything else goes the general way (and raises there)
         p = self.phase
-        if seat is not None and p in _DECISIONS and seat == (1 - self.active if p == DEFEND else self.active):
-            if self.why_illegal(action, seat) is None:
-                self._apply(seat, action)
-                self.history.append((seat, action))
-                if self.rng is not None:
-                    self._settle_chance()
-                return
+        if (seat is not None and p in _DECISIONS and seat == (1 - self.active if p == DEFEND else self.active)
+                and self.why_illegal(action, seat) is None):
+            self._apply(seat, action)
+            self.history.append((seat, action))
+            if self.rng is not None:
+                self._settle_chance()
+            return
         super().apply(action, seat)
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
@@ -764,7 +765,7 @@ class GladiusState(State[GladiusOptions]):
             s = self.setup
             pile = self.pile
             k = s.card_kind[_nth_card(pile, rng.below(pile.bit_count()))]
-            if p == MINI_DEF or p == MINI_ATK:
+            if p in (MINI_DEF, MINI_ATK):
                 return s.mini_actions[k]
             return s.draw_actions[self._draw_target()][k]
         if p == FIRST:
@@ -1090,7 +1091,7 @@ class GladiusState(State[GladiusOptions]):
         s = self.setup
         keys = s.keys
         p = self.phase
-        if p == ATTACK or p == DISCARD:
+        if p in (ATTACK, DISCARD):
             to_act: int | None = self.active
         elif p == DEFEND:
             to_act = 1 - self.active
@@ -1119,9 +1120,9 @@ class GladiusState(State[GladiusOptions]):
         options = self.options
         pending, barred, first, resume = self.pending, self.barred, self.first, self.resume
         la, ld = self.last_attack, self.last_defence
-        seen = self._seen_discard
-        if seen[0] == self.discard:
-            discard = seen[1]
+        seen_discard = self._seen_discard
+        if seen_discard[0] == self.discard:
+            discard = seen_discard[1]
         else:
             discard = s.kind_counts_of(self.discard)
             self._seen_discard = (self.discard, discard)
@@ -1297,13 +1298,13 @@ def position_to_state(game: Game, options: GladiusOptions, rng: Rng | None, data
             raise RecordError(f"the position holds {total} of {c.key}, the deck has {c.count}")
     # hand out physical copies of each kind, lowest first: the copies of a kind are
     # consecutive bits, so each place gets a run of them (in the order of ``counts``)
-    masks = {name: 0 for name in counts}
+    masks = dict.fromkeys(counts, 0)
     places = list(counts.items())
     table_mask = 0
     for k, km in enumerate(setup.kind_mask):
         pos = (km & -km).bit_length() - 1
-        for name, v in places:
-            n = v[k]
+        for name, place_counts in places:
+            n = place_counts[k]
             if n:
                 masks[name] |= ((1 << n) - 1) << pos
                 pos += n
@@ -1354,7 +1355,7 @@ def position_to_state(game: Game, options: GladiusOptions, rng: Rng | None, data
         raise RecordError("an attack card is on the table exactly while a defence is awaited")
     if st.phase in (DEFEND, ADV_DEF, MINI_DEF) and not setup.kinds[st.pending].is_attack:
         raise RecordError("the card on the table must be an attack")
-    if st.phase in (FIRST,) and st.first >= 0 or st.phase != FIRST and st.first < 0:
+    if (st.phase in (FIRST,) and st.first >= 0) or (st.phase != FIRST and st.first < 0):
         raise RecordError("'first' is unset exactly while the first player is being drawn")
     if st.phase == RESHUFFLE and st.resume not in _DRAW_PHASES:
         raise RecordError("a reshuffle must say which draw it resumes")
@@ -1385,7 +1386,7 @@ def _check_position(st: GladiusState) -> None:
                               f"{s.hit_points[side]} hit points")
     if (0 in st.hp) != (st.end == "knockout"):
         raise RecordError("position field 'end' is 'knockout' exactly when a fighter has no hit points left")
-    if st.end == "deck" and o.reshuffle or st.end == "turn-limit" and st.turn != o.turn_limit:
+    if (st.end == "deck" and o.reshuffle) or (st.end == "turn-limit" and st.turn != o.turn_limit):
         raise RecordError(f"position field 'end': the game cannot have ended by {st.end!r} with these options")
     if st.resume >= 0 and p != RESHUFFLE:
         raise RecordError("position field 'resume' is set only while the discards are reshuffled")
@@ -1416,7 +1417,7 @@ def _check_position(st: GladiusState) -> None:
         hands = [h.bit_count() for h in st.hands]
         if hands[1 - st.active] > limit or hands[st.active] > limit + 1:
             raise RecordError(f"position field 'hands': a fighter holds more than the hand limit ({limit}) allows")
-        if p == DISCARD and hands[st.active] <= limit or p == ATTACK and hands[st.active] > limit:
+        if (p == DISCARD and hands[st.active] <= limit) or (p == ATTACK and hands[st.active] > limit):
             raise RecordError(f"position phase {name!r} does not fit the active fighter's hand size")
     elif max(h.bit_count() for h in st.hands) > o.starting_hand:
         raise RecordError("position field 'hands': more cards than the deal gives")
@@ -1554,7 +1555,7 @@ class GladiusGame(Game):
             "phase": obs.phase, "active": obs.active, "first": obs.first, "turn": obs.turn,
             "dealt": obs.dealt, "hp": list(obs.hit_points), "hands": hands,
             "pile": {setup.kinds[k].key: n for k, n in enumerate(pool) if n},
-            "discard": {key: n for key, n in obs.discard}, "table": obs.table,
+            "discard": dict(obs.discard), "table": obs.table,
             "mini": list(obs.mini_hand), "mini_left": obs.mini_left, "lock": list(obs.locked),
             "barred": obs.barred, "skip": list(obs.skip), "resume": obs.resume,
             "reshuffles": obs.reshuffles,

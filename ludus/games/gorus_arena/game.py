@@ -665,10 +665,9 @@ class GorusArenaState(State[GorusArenaOptions]):
         self.queue.pop(0)
         self.acted |= 1 << card
         who = self._who(seat, card)
-        kind = type(action)
-        if kind is Attack:
+        if type(action) is Attack:
             self._attack(seat, card, action.target)
-        elif kind is Recruit:
+        elif type(action) is Recruit:
             bit = self.market & KIND_MASK[action.card]
             bit &= -bit
             cost = KIND_BY_KEY[action.card].cost
@@ -676,7 +675,7 @@ class GorusArenaState(State[GorusArenaOptions]):
             self.market ^= bit
             self.hand[seat] |= bit
             self._log(f"{who} recruits {KIND_BY_KEY[action.card].name} for {cost} coins")
-        elif kind is Income:
+        elif type(action) is Income:
             self.coins[seat] += INCOME
             self._log(f"{who}: income, +{INCOME} coins")
         else:
@@ -687,7 +686,8 @@ class GorusArenaState(State[GorusArenaOptions]):
         victim = self.owner(target)
         assert victim is not None
         guard = max(DEFENCE[target], self.shield[victim])
-        text = f"{self._who(seat, card)} (strength {STRENGTH[card]}) attacks {self._who(victim, target)} (defence {guard})"
+        text = (f"{self._who(seat, card)} (strength {STRENGTH[card]}) attacks {self._who(victim, target)} "
+                f"(defence {guard})")
         if STRENGTH[card] > guard:
             bit = 1 << target
             self.dead |= bit
@@ -757,7 +757,7 @@ class GorusArenaState(State[GorusArenaOptions]):
 
     def observation(self, seat: int | None) -> GorusArenaObservation:
         n = self.n
-        mine = seat is not None and 0 <= seat < n
+        me = seat if seat is not None and 0 <= seat < n else None  # the seat whose own cards are shown
         return GorusArenaObservation(
             seat=seat,
             players=n,
@@ -787,9 +787,9 @@ class GorusArenaState(State[GorusArenaOptions]):
             pending=self.pending,
             draws=tuple(tuple(t) for t in self.draws),
             scores=tuple(self.score(s) for s in range(n)),
-            hand=tuple(bits_list(self.hand[seat])) if mine else (),
-            plan=tuple(self.plan[seat]) if mine else (),
-            deck=tuple(bits_list(self.deck[seat])) if mine else (),
+            hand=tuple(bits_list(self.hand[me])) if me is not None else (),
+            plan=tuple(self.plan[me]) if me is not None else (),
+            deck=tuple(bits_list(self.deck[me])) if me is not None else (),
             events=tuple(self.events[-EVENTS_SHOWN:]),
         )
 
@@ -993,20 +993,19 @@ def _check_phase(st: GorusArenaState) -> None:
     """What the phase requires of the plans, the arena, the auction and the draws."""
     n, o, phase = st.n, st.options, st.phase
     first = o.first_player - 1
-    if o.starting_player == "fixed" and st.start != first or (
+    if (o.starting_player == "fixed" and st.start != first) or (
             o.starting_player == "rotate" and st.start != (first + st.round - 1) % n):
         raise RecordError("position 'start' is not this round's starting player")
-    if phase == OVER and st.round != o.rounds or phase == DRAW and st.round >= o.rounds:
+    if (phase == OVER and st.round != o.rounds) or (phase == DRAW and st.round >= o.rounds):
         raise RecordError("position 'round' does not fit the phase (the game ends after the last round)")
     if phase != EXEC:
         if any(st.arena) or st.acted or any(st.shield) or st.queue or st.order or st.pending is not None:
             raise RecordError(f"position phase {phase!r}: the arena, queue and auction must be empty")
         if st.slot != -1 or st.round_tied or st.tied:
             raise RecordError(f"position phase {phase!r}: 'slot' must be -1 and 'tied', 'round_tied' false")
-    if phase != PLAN:
-        if any(st.plan) or not all(st.ready) or st.secret:
-            raise RecordError(f"position phase {phase!r}: plans are revealed ('plan' empty, 'ready' all true, "
-                              "'secret' 0)")
+    if phase != PLAN and (any(st.plan) or not all(st.ready) or st.secret):
+        raise RecordError(f"position phase {phase!r}: plans are revealed ('plan' empty, 'ready' all true, "
+                          "'secret' 0)")
     if phase != DRAW and st.draws:
         raise RecordError(f"position phase {phase!r}: 'draws' must be empty")
     if phase == PLAN:

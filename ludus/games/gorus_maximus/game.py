@@ -7,6 +7,7 @@ contenders (who are not a seat: their cards are chance outcomes turned face up).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -18,8 +19,8 @@ from ...core.rng import Rng
 from .cards import (
     NUM_SCHOOLS,
     RANK_MASKS,
-    SCHOOL_MASKS,
     SCHOOL_BY_CODE,
+    SCHOOL_MASKS,
     SCHOOLS,
     card,
     card_code,
@@ -45,6 +46,7 @@ class Play(Action):
     """Enter a gladiator from your troupe into the bout."""
 
     __slots__ = ("card",)
+    card: int
 
     def __init__(self, card: int) -> None:
         object.__setattr__(self, "card", card)
@@ -53,7 +55,7 @@ class Play(Action):
         raise AttributeError("actions are immutable")
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is Play and other.card == self.card  # type: ignore[attr-defined]
+        return type(other) is Play and other.card == self.card
 
     def __hash__(self) -> int:
         return hash(("play", self.card))
@@ -442,6 +444,7 @@ class GorusMaximusState(State[GorusMaximusOptions]):
                 break
         cf = tuple(cf_list)
         no_eight = self.solo and not collected[0] & RANK_MASKS[8]
+        gained: tuple[int, ...]
         if no_eight:
             gained = (0, 1)
         else:
@@ -1033,7 +1036,7 @@ def _check_position(st: GorusMaximusState, deck: int, total: int) -> None:
         pw = st.previous_winner
         if pw not in [a for a, _ in st.previous_bout]:
             raise RecordError("position field 'previous_winner' did not play in the previous bout")
-        side = 1 if pw == CONTENDER else st.side_of_seat[pw]  # type: ignore[index]
+        side = 1 if pw == CONTENDER else st.side_of_seat[pw]
         if sum(1 << c for _, c in st.previous_bout) & ~st.collected[side]:
             raise RecordError("position field 'previous_bout': its cards must be in the winner's collected pile")
     if over:
@@ -1106,7 +1109,7 @@ def _check_bout_order(st: GorusMaximusState, bout: list[tuple[int, int]], what: 
     if st.solo:
         if actors != [CONTENDER, 0, CONTENDER][: len(actors)]:
             raise RecordError(f"position field {what!r}: a solo bout is contender, you, contender")
-    elif any(b != (a + 1) % st.n for a, b in zip(actors, actors[1:])) or len(actors) > st.n:
+    elif any(b != (a + 1) % st.n for a, b in itertools.pairwise(actors)) or len(actors) > st.n:
         raise RecordError(f"position field {what!r}: seats play in turn round the table")
 
 

@@ -117,8 +117,8 @@ def sample_state(view: SeatView, rng: Rng) -> GorusMaximusState:
         o = plan.opponent
         for card, index in zip(slots[0], plan.deal_slots.get(o, ())):
             history[index] = (CHANCE, DEAL[card][o])
-        for card, index in zip(slots[1:], plan.draw_slots):
-            history[index] = (CHANCE, DEAL[card[0]][o])
+        for drawn, index in zip(slots[1:], plan.draw_slots):
+            history[index] = (CHANCE, DEAL[drawn[0]][o])
     else:
         for who, mask in _deal_bins(plan, rng):
             if who == STOCK:
@@ -338,7 +338,8 @@ def _draws_before(draws: list[int], index: int) -> int:
     return sum(1 for d in draws if d < index)
 
 
-def _windows(played: list[tuple[int, int]], draws: list[int], voids: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+def _windows(played: list[tuple[int, int]], draws: list[int],
+             voids: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
     """(earliest slot, latest slot, card) for each card the opponent played this round.
 
     Slot 0 is the deal, slot j the opponent's j-th draw. A played card arrived before it was

@@ -8,7 +8,12 @@ from typing import Any
 from ludus.core.bits import iter_bits
 from ludus.core.game import CHANCE, Action
 from ludus.games.circus_maximus.actions import (
-    DrawFavour, DrawTicket, DrawVisitor, Pass, Place, TakeTicket,
+    DrawFavour,
+    DrawTicket,
+    DrawVisitor,
+    Pass,
+    Place,
+    TakeTicket,
 )
 from ludus.games.circus_maximus.data import FAVOUR_KEYS
 from ludus.games.circus_maximus.game import GAME, CircusMaximusState

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from ludus.core.game import CHANCE
 from ludus.games.circus_maximus.actions import (
-    DrawVisitor, Place, PlaceVisitor, PlayExtraVisitor, Sell, Skip, TakeTicket,
+    DrawVisitor,
+    Place,
+    PlaceVisitor,
+    PlayExtraVisitor,
+    Sell,
+    Skip,
+    TakeTicket,
 )
 
 from .helpers import all_pass, deal, favour_keys, give_favour, new, play, settle, venue_visitors
@@ -34,7 +40,8 @@ def test_caesar_brings_two_more_visitors_and_buys_nothing():
     assert venue_visitors(st, 0) == ["senator", "merchant", "student", "caesar"]
     play(st, (0, Place(7, "circus")))
     all_pass(st)
-    assert st.why_illegal(Sell("caesar", "circus:box"), 0) == "Caesar buys no ticket; he only offers the seat beside him"
+    why = st.why_illegal(Sell("caesar", "circus:box"), 0)
+    assert why == "Caesar buys no ticket; he only offers the seat beside him"
 
 
 def test_favour_sold_as_a_seat_beside_caesar_once_a_day():

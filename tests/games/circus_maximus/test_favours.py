@@ -7,14 +7,40 @@ import pytest
 from ludus.core.errors import IllegalAction
 from ludus.core.game import CHANCE
 from ludus.games.circus_maximus.actions import (
-    Done, DrawTicket, DrawVisitor, Pass, Place, PlaceVisitor, PlayExtraVisitor, PlayMoveAhead, PlayReplay,
-    PlayTicketVisitor, Sell, Skip, TakeFavour, TakeTicket,
+    Done,
+    DrawTicket,
+    DrawVisitor,
+    Pass,
+    Place,
+    PlaceVisitor,
+    PlayExtraVisitor,
+    PlayMoveAhead,
+    PlayReplay,
+    PlayTicketVisitor,
+    Sell,
+    Skip,
+    TakeFavour,
+    TakeTicket,
 )
 
 from .helpers import (
-    BLUE, CIRCUS_HEAVY, RED, YELLOW, all_pass, at_circus_sale, craft, deal, favour_keys, line, new, play, start,
-    ticket_keys, venue_visitors,
+    BLUE,
+    CIRCUS_HEAVY,
+    RED,
+    YELLOW,
+    all_pass,
+    at_circus_sale,
+    craft,
+    deal,
+    favour_keys,
+    line,
+    new,
+    play,
+    start,
+    ticket_keys,
+    venue_visitors,
 )
+
 
 # ------------------------------------------------------------------ +Visitor
 def test_extra_visitor_instead_of_a_trader_draws_and_places_a_visitor():

@@ -21,8 +21,20 @@ from ludus.core.bits import iter_bits
 from ludus.core.game import CHANCE, Action, SeatView
 from ludus.core.rng import Rng
 from ludus.games.circus_maximus.actions import (
-    LINE_KEYS, Done, Pass, Place, PlaceVisitor, PlayExtraVisitor, PlayMoveAhead, PlayReplay, PlayTicketVisitor,
-    Sell, Skip, TakeFavour, TakeStart, TakeTicket,
+    LINE_KEYS,
+    Done,
+    Pass,
+    Place,
+    PlaceVisitor,
+    PlayExtraVisitor,
+    PlayMoveAhead,
+    PlayReplay,
+    PlayTicketVisitor,
+    Sell,
+    Skip,
+    TakeFavour,
+    TakeStart,
+    TakeTicket,
 )
 from ludus.games.circus_maximus.data import FAVOUR_KEYS, VENUE_KEYS
 from ludus.games.circus_maximus.game import GAME, PHASE_NAMES, CircusMaximusObservation

@@ -14,8 +14,21 @@ from ludus.core.game import CHANCE, Action
 from ludus.core.rng import Rng
 from ludus.games import get_game
 from ludus.games.circus_maximus.actions import (
-    LINE_KEYS, Done, Pass, Place, PlaceVisitor, PlayExtraVisitor, PlayMoveAhead, PlayReplay, PlayTicketVisitor,
-    Sell, Skip, TakeFavour, TakeStart, TakeTicket, action_from_json,
+    LINE_KEYS,
+    Done,
+    Pass,
+    Place,
+    PlaceVisitor,
+    PlayExtraVisitor,
+    PlayMoveAhead,
+    PlayReplay,
+    PlayTicketVisitor,
+    Sell,
+    Skip,
+    TakeFavour,
+    TakeStart,
+    TakeTicket,
+    action_from_json,
 )
 from ludus.games.circus_maximus.data import FAVOUR_KEYS, VENUE_KEYS
 from ludus.games.circus_maximus.game import GAME

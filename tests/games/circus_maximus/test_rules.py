@@ -10,7 +10,19 @@ from ludus.games.circus_maximus.actions import Done, Pass, Place, Sell, Skip, Ta
 from ludus.games.circus_maximus.game import GAME
 
 from .helpers import (
-    BLUE, GREEN, RED, YELLOW, all_pass, craft, deal, favour_keys, line, new, play, settle, ticket_keys,
+    BLUE,
+    GREEN,
+    RED,
+    YELLOW,
+    all_pass,
+    craft,
+    deal,
+    favour_keys,
+    line,
+    new,
+    play,
+    settle,
+    ticket_keys,
 )
 
 
@@ -325,7 +337,7 @@ def test_special_events_day_two_and_three():
 
 def test_game_ends_after_day_three_with_favour_coins_and_ties():
     st = deal(new(3))
-    for day in range(3):
+    for _day in range(3):
         for _ in range(3):
             all_pass(st)
         settle(st)

@@ -8,7 +8,7 @@ from ludus.agents.base import RandomAgent, make_agent
 from ludus.agents.heuristics.gladius import GladiusHeuristic, p_holds_any
 from ludus.games.gladius.game import GAME, NO_ATTACK, NO_DEFENCE, Attack, Defend, Discard
 
-from .helpers import (DAGGER, DISARM, DUCK, KICK, NET, PARRY, SHIELD_BLOCK, SS, TRIDENT, WITHDRAW, position)
+from .helpers import DAGGER, DISARM, DUCK, KICK, NET, PARRY, SHIELD_BLOCK, SS, TRIDENT, WITHDRAW, position
 
 
 def play(options, agents, seed):

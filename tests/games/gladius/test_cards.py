@@ -10,8 +10,7 @@ import pytest
 from ludus.core.errors import DataError, InvalidOptions
 from ludus.core.game import play_random
 from ludus.core.rng import Rng
-from ludus.games.gladius.cards import (BUILTIN_SETS, CardSetError, builtin_catalogue, load_catalogue,
-                                       read_set_file)
+from ludus.games.gladius.cards import BUILTIN_SETS, CardSetError, builtin_catalogue, load_catalogue, read_set_file
 from ludus.games.gladius.game import GAME
 
 # The rulebook's lists: name -> (count, effect)
@@ -154,7 +153,8 @@ BROKEN = [
     ("bad kind", '[set]\nid = "x"\nkind = "dragon"\n', 3, "kind must be one of"),
     ("hit points", '[set]\nid = "x"\nhit_points = 0\n', 3, "hit_points must be a whole number from 1 to 99"),
     ("mini hand", '[set]\nid = "x"\nsolo_attack_hand = 4\n', 3, "solo_attack_hand must be a whole number from 1 to 3"),
-    ("shared card name", '[set]\nid = "x"\nshared_cards = ["Kick", "Headbutt"]\n', 3, "'Headbutt', which is not a shared card"),
+    ("shared card name", '[set]\nid = "x"\nshared_cards = ["Kick", "Headbutt"]\n', 3,
+     "'Headbutt', which is not a shared card"),
     ("no cards", '[set]\nid = "x"\n', 1, "has no cards"),
     ("count zero", '[set]\nid = "x"\n\n[[card]]\nname = "Bite"\ncount = 0\ntype = "attack"\ndamage = 2\n', 6,
      "card 'Bite': count must be a whole number from 1 to 99, not 0"),
@@ -190,7 +190,7 @@ def test_broken_set_file_names_file_line_and_problem(tmp_path, name, text, line,
 
 
 def test_unreadable_files(tmp_path):
-    with pytest.raises(DataError, match="cannot read card-set file .*missing.toml"):
+    with pytest.raises(DataError, match=r"cannot read card-set file .*missing\.toml"):
         load_catalogue([str(tmp_path / "missing.toml")])
     bad = tmp_path / "latin1.toml"
     bad.write_bytes(b'[set]\nid = "x"\nname = "Caf\xe9"\n')
@@ -201,7 +201,7 @@ def test_unreadable_files(tmp_path):
 def test_nothing_half_loaded(tmp_path):
     good = write(tmp_path, "hoplo.toml", HOPLOMACHUS)
     broken = write(tmp_path, "broken.toml", '[set]\nid = "x"\n\n[[card]]\nname = "Bite"\ncount = -1\n')
-    with pytest.raises(DataError, match="broken.toml, line 6"):
+    with pytest.raises(DataError, match=r"broken\.toml, line 6"):
         GAME.parse_options({"card_sets": f"{good},{broken}", "fighter1": "hoplomachus"})
     # the good file alone still works, and nothing of the failed load leaked into the built-ins
     assert "hoplomachus" in load_catalogue([good]).fighters

@@ -16,8 +16,18 @@ from ludus.core.bits import iter_bits, nth_bit
 from ludus.core.errors import IllegalAction
 from ludus.core.game import CHANCE, SeatView, State
 from ludus.core.rng import Rng
-from ludus.games.gladius.game import (_OBS_FIELDS, GAME, PHASES, Attack, Defend, Discard, GladiusObservation,
-                                      GladiusState, _nth_card, position_to_state)
+from ludus.games.gladius.game import (
+    _OBS_FIELDS,
+    GAME,
+    PHASES,
+    Attack,
+    Defend,
+    Discard,
+    GladiusObservation,
+    GladiusState,
+    _nth_card,
+    position_to_state,
+)
 
 MODES = [
     {"fighter1": "retiarius", "fighter2": "secutor"},
@@ -34,7 +44,9 @@ MODES = [
 def ref_observation(state: GladiusState, seat: int | None) -> GladiusObservation:
     """The observation built field by field through the dataclass constructor."""
     s = state.setup
-    key = (lambda k: None if k < 0 else s.kinds[k].key)
+
+    def key(k):
+        return None if k < 0 else s.kinds[k].key
 
     def keys_of(mask):
         return tuple(s.kinds[s.card_kind[b]].key for b in iter_bits(mask))

@@ -11,8 +11,19 @@ from ludus.core.errors import RecordError
 from ludus.core.game import CHANCE
 from ludus.core.rng import Rng
 from ludus.games import get_game
-from ludus.games.gladius.game import (GAME, AdversaryAttack, AdversaryDefend, Attack, Defend, Discard, DrawCard,
-                                      FirstPlayer, MiniDraw, Reshuffle, SkipTurn)
+from ludus.games.gladius.game import (
+    GAME,
+    AdversaryAttack,
+    AdversaryDefend,
+    Attack,
+    Defend,
+    Discard,
+    DrawCard,
+    FirstPlayer,
+    MiniDraw,
+    Reshuffle,
+    SkipTurn,
+)
 
 MODES = [
     {},
@@ -94,7 +105,7 @@ def test_illegal_or_malformed_record_is_refused():
     rec = records.record_of(state, 2)
     data = json.loads(rec.dumps())
     data["actions"][0] = [data["actions"][0][0], {"attack": "secutor/Nonsense"}]
-    with pytest.raises(RecordError, match="action 1 .*is illegal: there is no Nonsense card"):
+    with pytest.raises(RecordError, match=r"action 1 .*is illegal: there is no Nonsense card"):
         records.replay(records.parse_record(data), get_game)
     data["actions"][0] = [0, {"bogus": 1}]
     with pytest.raises(RecordError, match="action 1: unknown Gladius action"):

@@ -7,11 +7,43 @@ import pytest
 from ludus.core.errors import IllegalAction, InvalidOptions
 from ludus.core.game import CHANCE
 from ludus.core.rng import Rng
-from ludus.games.gladius.game import (GAME, NO_ATTACK, NO_DEFENCE, AdversaryAttack, AdversaryDefend, Attack,
-                                      Defend, Discard, DrawCard, FirstPlayer, MiniDraw, Reshuffle, SkipTurn)
+from ludus.games.gladius.game import (
+    GAME,
+    NO_ATTACK,
+    NO_DEFENCE,
+    AdversaryAttack,
+    AdversaryDefend,
+    Attack,
+    Defend,
+    Discard,
+    DrawCard,
+    FirstPlayer,
+    MiniDraw,
+    Reshuffle,
+    SkipTurn,
+)
 
-from .helpers import (ARMOR_S, BASH, DAGGER, DISARM, DUCK, KICK, NET, OVERHEAD, PARRY, SHIELD_BLOCK,
-                      SHIELD_M, SS, SWIPE, TRIDENT, WILD, WITHDRAW, draw, position, settle)
+from .helpers import (
+    ARMOR_S,
+    BASH,
+    DAGGER,
+    DISARM,
+    DUCK,
+    KICK,
+    NET,
+    OVERHEAD,
+    PARRY,
+    SHIELD_BLOCK,
+    SHIELD_M,
+    SS,
+    SWIPE,
+    TRIDENT,
+    WILD,
+    WITHDRAW,
+    draw,
+    position,
+    settle,
+)
 
 
 # ----------------------------------------------------------------------------- setup
@@ -65,7 +97,7 @@ def test_random_first_player_is_a_fair_chance_node():
 
 
 def test_invalid_options_are_refused_with_a_reason():
-    with pytest.raises(InvalidOptions, match="unknown fighter type 'gaul'.*secutor"):
+    with pytest.raises(InvalidOptions, match=r"unknown fighter type 'gaul'.*secutor"):
         GAME.parse_options({"fighter1": "gaul"})
     with pytest.raises(InvalidOptions, match="starting-hand"):
         GAME.parse_options({"starting_hand": 6})
@@ -123,7 +155,7 @@ def test_attack_only_with_attack_cards_your_fighter_may_use():
     assert legal == [Attack(KICK), Attack(TRIDENT), NO_ATTACK]
     with pytest.raises(IllegalAction, match="Sword Stab \\(Secutor\\) is a Secutor card; a Retiarius cannot use it"):
         state.apply(Attack(SS), 0)
-    with pytest.raises(IllegalAction, match="Withdraw .* is a defence card"):
+    with pytest.raises(IllegalAction, match=r"Withdraw .* is a defence card"):
         state.apply(Attack(WITHDRAW), 0)
     with pytest.raises(IllegalAction, match="you do not hold Dagger"):
         state.apply(Attack(DAGGER), 0)
@@ -323,7 +355,7 @@ def test_turn_limit_ends_the_game():
 
 def test_draw_probabilities_follow_the_card_counts():
     state = GAME.new_initial_state({}, seed=None)
-    outcomes = dict((a.card, p) for a, p in state.chance_outcomes())
+    outcomes = {a.card: p for a, p in state.chance_outcomes()}
     assert outcomes[TRIDENT] == pytest.approx(8 / 56) and outcomes[KICK] == pytest.approx(2 / 56)
     assert sum(outcomes.values()) == pytest.approx(1.0)
 

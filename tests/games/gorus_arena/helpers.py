@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ludus.core.bits import bits_list
 from ludus.core.game import CHANCE
-from ludus.games.gorus_arena.cards import KIND_MASK, KEY
+from ludus.games.gorus_arena.cards import KEY, KIND_MASK
 from ludus.games.gorus_arena.game import GAME, PLACE, Draw, GorusArenaState
 
 

@@ -172,7 +172,7 @@ def test_observations_show_only_the_own_hand_and_plan(opts, seed):
         spectator = state.observation(None)
         assert spectator.hand == spectator.plan == spectator.deck == ()
         for viewer in [None, *range(state.n)]:
-            for i, (actor, action) in enumerate(state.visible_history(viewer)):
+            for _i, (actor, action) in enumerate(state.visible_history(viewer)):
                 if actor == CHANCE and action != HIDDEN:
                     assert action.visible_to(viewer, CHANCE)
 

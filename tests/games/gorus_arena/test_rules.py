@@ -260,7 +260,7 @@ def test_attack_kills_only_when_stronger_than_the_defence():
     state.apply(ATTACK[fighter], 0)
     assert state.dead >> fighter & 1
     assert state.score(1) == before - POINTS[fighter]
-    assert fighter not in [c for c in bits_list(state.owned(1))]
+    assert fighter not in list(bits_list(state.owned(1)))
 
 
 @pytest.mark.parametrize("target, defence", [("professional", 3), ("murmillo", 4)])

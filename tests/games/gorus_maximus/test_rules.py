@@ -434,7 +434,7 @@ def test_user_cf_table(tmp_path):
     assert state.crowd_favour(0) == 7 + 9
     bad = tmp_path / "bad.toml"
     bad.write_text("[cf]\n0 = 0\n1 = 'x'\n")
-    with pytest.raises(InvalidOptions, match="bad.toml.*rank 1 must be a whole number"):
+    with pytest.raises(InvalidOptions, match=r"bad\.toml.*rank 1 must be a whole number"):
         GAME.parse_options({"cf_table": str(bad)})
     broken = tmp_path / "broken.toml"
     broken.write_text("[cf\n")

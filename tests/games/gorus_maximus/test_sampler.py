@@ -165,8 +165,8 @@ def loaded(bout: list[list], collected_1: str, hands: list[str]) -> GorusMaximus
         "state": {
             "phase": "play", "round": 1, "dealer": 2, "schools": ["BF", "GA", "PA"], "support": [0, 0, 0],
             "hands": [h.split() for h in hands], "stock": [], "dealt": 30,
-            "collected": ["BF9 BF10 BF11 BF12 GA11 BF5 BF6 BF7 GA6".split(), collected_1.split(),
-                          "BF0 BF8 GA8 PA8 BF4 GA0".split()],
+            "collected": [["BF9", "BF10", "BF11", "BF12", "GA11", "BF5", "BF6", "BF7", "GA6"], collected_1.split(),
+                          ["BF0", "BF8", "GA8", "PA8", "BF4", "GA0"]],
             "collected_count": [9, 9, 6], "bout": bout, "turn": 0, "initiating": 2, "preferred": 0,
             "previous_bout": [], "previous_winner": None, "drawer": -1, "last_round": None,
             "winning_sides": [],

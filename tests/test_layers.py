@@ -1,0 +1,42 @@
+"""The layer rule (README, Layout): core <- games <- agents <- sim <- interop <- server <- web <- cli.
+
+Checked with import-linter; the contract is in pyproject.toml ([tool.importlinter]). Every import
+statement counts, including those inside functions and under TYPE_CHECKING.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from importlinter.cli import lint_imports
+
+REPO = Path(__file__).resolve().parent.parent
+PYPROJECT = REPO / "pyproject.toml"
+
+
+def test_lower_layers_never_import_higher_ones(capsys):
+    status = lint_imports(config_filename=str(PYPROJECT), no_cache=True, no_logo=True)
+    report = capsys.readouterr().out
+    assert status == 0, f"import-linter found a broken contract:\n{report}"
+    assert "1 kept, 0 broken" in report
+
+
+LAYERS = ("core", "games", "agents", "sim", "interop", "server", "web", "cli")  # lowest first
+
+
+def test_module_names_in_strings_respect_the_layers():
+    """import-linter sees import statements only; importlib.import_module("ludus.x...") and the
+    registries of "module:attribute" strings are checked here: no layer names a higher one."""
+    root = REPO / "ludus"
+    pattern = re.compile(r"ludus\.([a-z_]+)")
+    found = []
+    for layer_index, layer in enumerate(LAYERS):
+        for path in sorted((root / layer).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                    match = pattern.match(node.value)
+                    if match and match[1] in LAYERS and LAYERS.index(match[1]) > layer_index:
+                        found.append(f"{path.relative_to(root.parent)}:{node.lineno}: {node.value!r}")
+    assert not found, "lower layers name higher ones:\n" + "\n".join(found)
