@@ -26,6 +26,7 @@ def test_every_game_page_from_the_lobby(live, browser, shots):
         page.fill("#name", "Tess")
         page.select_option("#game", name)
         page.wait_for_selector("#seat-0-kind")
+        page.wait_for_selector("#create:enabled")
         page.click("#create")
         page.wait_for_url(lambda url: "/t/" in url)
         page.wait_for_selector("#board h2")
@@ -50,5 +51,6 @@ def test_lobby_fits_a_small_phone(live, browser, width):
     page = ctx.new_page()
     page.goto(live.url + "/")
     page.wait_for_selector("#seat-0-kind")
+    page.wait_for_selector("#create:enabled")
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width
     ctx.close()

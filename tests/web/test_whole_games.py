@@ -21,6 +21,7 @@ def test_every_game_plays_to_the_end_in_the_browser(live, browser, shots):
         page.fill("#name", "Tess")
         page.select_option("#game", name)
         page.wait_for_selector("#seat-0-kind")
+        page.wait_for_selector("#create:enabled")
         page.click("#create")
         page.wait_for_url(lambda url: "/t/" in url)
         deadline = time.monotonic() + 120

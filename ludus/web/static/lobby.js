@@ -58,14 +58,17 @@ function seatRow(i, names, previous) {
 
 async function refreshSeats() {
   const options = readOptions();
+  const game = current;
   try {
-    const info = await api(`/api/games/${current.name}/options`, { options });
+    const info = await api(`/api/games/${game.name}/options`, { options });
+    if (game !== current) return;  // another game was chosen meanwhile; its own answer draws the seats
     notice("");
     const previous = readSeats();
     seatCount = info.seats;
     replaceChildren($("seat-list"), Array.from({ length: info.seats }, (_, i) => seatRow(i, info.seat_names, previous[i])));
     $("create").disabled = false;
   } catch (err) {
+    if (game !== current) return;
     notice(err.message);
     $("create").disabled = true;
   }
@@ -87,7 +90,11 @@ function selectGame(name) {
   const [first, ...rest] = current.options;  // the first option (usually the player count) stays in sight
   replaceChildren($("options"), h("legend", {}, "Options"), first ? optionInput(first) : null,
     rest.length ? h("details", {}, h("summary", {}, "More options"), rest.map(optionInput)) : null);
+  // the seats shown belong to the previous game until the server answers for this one:
+  // clear them and hold "Create" so that a quick click cannot send the old game's seats
   seatCount = 0;
+  replaceChildren($("seat-list"));
+  $("create").disabled = true;
   refreshSeats();
 }
 
