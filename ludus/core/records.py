@@ -16,6 +16,8 @@ from typing import Any
 
 from .datafile import read_text
 from .errors import DataError, IllegalAction, InvalidOptions, LudusError, RecordError
+from .fields import clip as _clip
+from .fields import show as _show
 from .game import CHANCE, Game, State
 from .options import options_to_json
 
@@ -28,20 +30,6 @@ uses the seed's low 64 bits, so this range holds every seed the tools write."""
 SEED_MAX = 2**64 - 1
 RESULT_KEYS = ("scores", "winners")
 MAX_NAME_CHARS = 200
-
-
-def _clip(text: str, limit: int = 300) -> str:
-    """A message part cut to ``limit`` characters, so a hostile record cannot flood the terminal."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _show(value: Any, limit: int = 300) -> str:
-    """``repr(value)`` for a message, cut short; never fails (a huge or deep value is named instead)."""
-    try:
-        text = repr(value)
-    except (ValueError, RecursionError):  # an int past Python's conversion limit, or deep nesting
-        text = f"<{type(value).__name__} too large to show>"
-    return _clip(text, limit)
 
 
 def _is_int(value: Any) -> bool:

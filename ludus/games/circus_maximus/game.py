@@ -20,6 +20,7 @@ from typing import Any
 
 from ...core.bits import iter_bits, popcount
 from ...core.errors import DataError, InvalidOptions, RecordError
+from ...core.fields import required, show, whole_number
 from ...core.game import CHANCE, Action, Game, Observation, SeatView, State
 from ...core.memo import derived
 from ...core.options import option
@@ -1165,27 +1166,14 @@ _MAX_COINS = 10**6
 """Bounds for numbers the rules keep small; a position with more is refused, never built."""
 
 
-def _show(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _pos_field(data: dict[str, Any], name: str) -> Any:
-    if name not in data:
-        raise RecordError(f"position has no field {name!r}")
-    return data[name]
-
-
 def _pos_int(v: Any, what: str, lo: int, hi: int) -> int:
-    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-        raise RecordError(f"position field {what!r} must be a whole number from {lo} to {hi}, not {_show(v)}")
-    return v
+    return whole_number(v, f"position field {what!r}", lo, hi)
 
 
 def _pos_mask(v: Any, what: str, full: int) -> int:
     if not isinstance(v, int) or isinstance(v, bool) or v < 0 or v & ~full:
         raise RecordError(f"position field {what!r} must be a set of card ids of this deck "
-                          f"(a bitmask within {full:#x}), not {_show(v)}")
+                          f"(a bitmask within {full:#x}), not {show(v, 40)}")
     return v
 
 
@@ -1208,7 +1196,7 @@ def _state_from_position(game: Game, options: CircusMaximusOptions, rng: Rng | N
     d = cards
 
     def f(name: str) -> Any:
-        return _pos_field(data, name)
+        return required(data, name)
 
     st.day = _pos_int(f("day"), "day", 1, DAYS)
     st.stage = _pos_int(f("stage"), "stage", 0, 4)
@@ -1239,7 +1227,7 @@ def _state_from_position(game: Game, options: CircusMaximusOptions, rng: Rng | N
     st.draws = []
     for t in _pos_list(f("draws"), "draws"):
         if not (isinstance(t, list) and len(t) == 2 and isinstance(t[0], str) and t[0] in TASKS):
-            raise RecordError(f"position field 'draws': bad pending draw {_show(t)}")
+            raise RecordError(f"position field 'draws': bad pending draw {show(t, 40)}")
         code = t[0]
         top = 2 if code == T_VISITOR else n - 1 if code in (T_VISITOR_CHOICE, T_TICKET_PLAYER) else 0
         st.draws.append((code, _pos_int(t[1], f"draws ({code})", 0, top)))
@@ -1250,7 +1238,8 @@ def _state_from_position(game: Game, options: CircusMaximusOptions, rng: Rng | N
         entries: list[tuple[int, int, int]] = []
         for e in _pos_list(line, "lines"):
             if not (isinstance(e, list) and len(e) == 3):
-                raise RecordError(f"position field 'lines': a trader is [seat, rank, effective rank], not {_show(e)}")
+                raise RecordError("position field 'lines': a trader is [seat, rank, effective rank], "
+                                  f"not {show(e, 40)}")
             s, r, eff = (_pos_int(x, "lines", 0, 8) for x in e)
             if not (s < n and 1 <= r <= eff <= 8):
                 raise RecordError(f"position field 'lines': bad trader {e!r}")

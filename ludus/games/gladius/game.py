@@ -21,6 +21,7 @@ from typing import Any
 
 from ...core.bits import popcount
 from ...core.errors import IllegalAction, InvalidOptions, RecordError
+from ...core.fields import required, show, whole_number
 from ...core.game import CHANCE, Action, Game, Observation, SeatView, State
 from ...core.options import option
 from ...core.rng import Rng
@@ -1201,28 +1202,11 @@ class GladiusState(State[GladiusOptions]):
 
 
 # ----------------------------------------------------------------------------- reading positions
-def _show(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _field(data: Mapping[str, Any], name: str) -> Any:
-    if name not in data:
-        raise RecordError(f"position has no field {name!r}")
-    return data[name]
-
-
-def _int(v: Any, what: str, lo: int, hi: int) -> int:
-    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-        raise RecordError(f"{what} must be a whole number from {lo} to {hi}, not {_show(v)}")
-    return v
-
-
 def _kind(setup: Setup, key: Any, what: str, allow_none: bool = True) -> int:
     if key is None and allow_none:
         return -1
     if not isinstance(key, str) or key not in setup.index:
-        raise RecordError(f"{what}: unknown card {_show(key)}")
+        raise RecordError(f"{what}: unknown card {show(key, 40)}")
     return setup.index[key]
 
 
@@ -1240,7 +1224,7 @@ def _count_map(setup: Setup, data: Any, what: str) -> list[int]:
         raise RecordError(f"{what} must be an object of card counts")
     out = [0] * len(setup.kinds)
     for key, n in data.items():
-        out[_kind(setup, key, what, False)] = _int(n, f"{what} count of {key}", 0, 10_000)
+        out[_kind(setup, key, what, False)] = whole_number(n, f"{what} count of {key}", 0, 10_000)
     return out
 
 
@@ -1249,7 +1233,7 @@ def _pair_in(setup: Setup, v: Any, what: str) -> tuple[int, int] | None:
         return None
     if not isinstance(v, list) or len(v) != 2:
         raise RecordError(f"{what} must be [side, card] or null")
-    return (_int(v[0], f"{what} side", 0, 1), _kind(setup, v[1], what))
+    return (whole_number(v[0], f"{what} side", 0, 1), _kind(setup, v[1], what))
 
 
 _RESULTS = ("", "hit", "evaded", "blocked", "no attack", "skipped")
@@ -1264,28 +1248,28 @@ def position_to_state(game: Game, options: GladiusOptions, rng: Rng | None, data
         raise RecordError("a Gladius position must be an object")
     setup = build_setup(options)
     st = GladiusState(game, options, rng, setup)
-    phase = _field(data, "phase")
+    phase = required(data, "phase")
     if not isinstance(phase, str) or phase not in _PHASE_OF:
-        raise RecordError(f"position field 'phase': unknown phase {_show(phase)}")
+        raise RecordError(f"position field 'phase': unknown phase {show(phase, 40)}")
     st.phase = _PHASE_OF[phase]
-    st.active = _int(_field(data, "active"), "active", 0, 1)
+    st.active = whole_number(required(data, "active"), "active", 0, 1)
     first = data.get("first")
-    st.first = -1 if first is None else _int(first, "first", 0, 1)
-    st.turn = _int(_field(data, "turn"), "turn", 0, 10**9)
-    st.dealt = _int(_field(data, "dealt"), "dealt", 0, 1000)
-    hp = _field(data, "hp")
+    st.first = -1 if first is None else whole_number(first, "first", 0, 1)
+    st.turn = whole_number(required(data, "turn"), "turn", 0, 10**9)
+    st.dealt = whole_number(required(data, "dealt"), "dealt", 0, 1000)
+    hp = required(data, "hp")
     if not isinstance(hp, list) or len(hp) != 2:
         raise RecordError("hp must be two numbers")
-    st.hp = [_int(hp[0], "hp", 0, 999), _int(hp[1], "hp", 0, 999)]
-    hands = _field(data, "hands")
+    st.hp = [whole_number(hp[0], "hp", 0, 999), whole_number(hp[1], "hp", 0, 999)]
+    hands = required(data, "hands")
     if not isinstance(hands, list) or len(hands) != 2:
         raise RecordError("hands must be two lists")
     counts = {
         "hand 1": _count_list(setup, hands[0], "hand 1"),
         "hand 2": _count_list(setup, hands[1], "hand 2"),
-        "pile": _count_map(setup, _field(data, "pile"), "pile"),
-        "discard": _count_map(setup, _field(data, "discard"), "discard"),
-        "mini": _count_list(setup, _field(data, "mini"), "mini"),
+        "pile": _count_map(setup, required(data, "pile"), "pile"),
+        "discard": _count_map(setup, required(data, "discard"), "discard"),
+        "mini": _count_list(setup, required(data, "mini"), "mini"),
     }
     table = _kind(setup, data.get("table"), "table")
     st.pending = table
@@ -1312,36 +1296,36 @@ def position_to_state(game: Game, options: GladiusOptions, rng: Rng | None, data
             table_mask = 1 << pos
     st.hands = [masks["hand 1"], masks["hand 2"]]
     st.pile, st.discard, st.mini, st.table = masks["pile"], masks["discard"], masks["mini"], table_mask
-    st.mini_left = _int(_field(data, "mini_left"), "mini_left", 0, 3)
-    lock = _field(data, "lock")
+    st.mini_left = whole_number(required(data, "mini_left"), "mini_left", 0, 3)
+    lock = required(data, "lock")
     if not isinstance(lock, list) or len(lock) != 2:
         raise RecordError("lock must be two entries")
     st.lock = [_kind(setup, lock[0], "lock"), _kind(setup, lock[1], "lock")]
     st.barred = _kind(setup, data.get("barred"), "barred")
-    skip = _field(data, "skip")
+    skip = required(data, "skip")
     if not isinstance(skip, list) or len(skip) != 2 or not all(isinstance(x, bool) for x in skip):
         raise RecordError("skip must be two true/false values")
     st.skip = list(skip)
     resume = data.get("resume")
     if resume is not None and (not isinstance(resume, str) or resume not in _PHASE_OF):
-        raise RecordError(f"position field 'resume': unknown phase {_show(resume)}")
+        raise RecordError(f"position field 'resume': unknown phase {show(resume, 40)}")
     st.resume = -1 if resume is None else _PHASE_OF[resume]
-    st.reshuffles = _int(_field(data, "reshuffles"), "reshuffles", 0, 10**9)
+    st.reshuffles = whole_number(required(data, "reshuffles"), "reshuffles", 0, 10**9)
     st.last_attack = _pair_in(setup, data.get("last_attack"), "last_attack")
     st.last_defence = _pair_in(setup, data.get("last_defence"), "last_defence")
     result = data.get("last_result", "")
     if result not in _RESULTS:
-        raise RecordError(f"last_result must be one of {', '.join(map(repr, _RESULTS))}, not {_show(result)}")
+        raise RecordError(f"last_result must be one of {', '.join(map(repr, _RESULTS))}, not {show(result, 40)}")
     st.last_result = result
-    known = _field(data, "known")
-    unknown = _field(data, "unknown")
+    known = required(data, "known")
+    unknown = required(data, "unknown")
     if not isinstance(known, list) or len(known) != 2 or not isinstance(unknown, list) or len(unknown) != 2:
         raise RecordError("known and unknown must have one entry per fighter")
     st.known = [_count_list(setup, known[0], "known"), _count_list(setup, known[1], "known")]
-    st.unknown = [_int(unknown[0], "unknown", 0, 1000), _int(unknown[1], "unknown", 0, 1000)]
+    st.unknown = [whole_number(unknown[0], "unknown", 0, 1000), whole_number(unknown[1], "unknown", 0, 1000)]
     end = data.get("end", "")
     if not isinstance(end, str) or end not in END_REASONS:
-        raise RecordError(f"unknown end reason {_show(end)}")
+        raise RecordError(f"unknown end reason {show(end, 40)}")
     st.end = end
     # consistency checks a hand-edited position might break
     if (st.end != "") != (st.phase == OVER):

@@ -17,6 +17,7 @@ from typing import Any
 
 from ...core.bits import bits_list, mask_of, nth_bit
 from ...core.errors import IllegalAction, RecordError
+from ...core.fields import required
 from ...core.game import CHANCE, Action, Game, Observation, SeatView, State
 from ...core.rng import Rng
 from .cards import (
@@ -870,12 +871,6 @@ def _cards(value: Any, what: str) -> list[int]:
     return cards
 
 
-def _field(data: dict, key: str) -> Any:
-    if key not in data:
-        raise RecordError(f"position has no field {key!r}")
-    return data[key]
-
-
 def _flag(value: Any, what: str) -> bool:
     if not isinstance(value, bool):
         raise RecordError(f"{what} must be true or false, got {value!r:.40}")
@@ -892,16 +887,16 @@ def _position_to_state(game: Game, options: GorusArenaOptions, rng: Rng | None, 
     st = GorusArenaState(game, options, rng)
 
     def per_seat(key: str) -> list:
-        value = _field(data, key)
+        value = required(data, key)
         if not isinstance(value, list) or len(value) != n:
             raise RecordError(f"position '{key}' must have one entry per seat ({n})")
         return value
 
-    st.round = _int(_field(data, "round"), 1, options.rounds + 1, "round")
-    st.phase = _field(data, "phase")
+    st.round = _int(required(data, "round"), 1, options.rounds + 1, "round")
+    st.phase = required(data, "phase")
     if not isinstance(st.phase, str) or st.phase not in (PLAN, EXEC, DRAW, OVER):
         raise RecordError(f"unknown phase {st.phase!r:.40} (one of {PLAN}, {EXEC}, {DRAW}, {OVER})")
-    st.start = _int(_field(data, "start"), 0, n, "position 'start'")
+    st.start = _int(required(data, "start"), 0, n, "position 'start'")
     st.coins = [_int(c, 0, 10_000, "position 'coins'") for c in per_seat("coins")]
     st.hand = [mask_of(_cards(h, "position 'hand'")) for h in per_seat("hand")]
     st.deck = [mask_of(_cards(h, "position 'deck'")) for h in per_seat("deck")]
@@ -909,28 +904,28 @@ def _position_to_state(game: Game, options: GorusArenaOptions, rng: Rng | None, 
     st.plan = [_cards(p, "position 'plan'") for p in per_seat("plan")]
     st.ready = [_flag(r, "position 'ready'") for r in per_seat("ready")]
     st.arena = [_cards(a, "position 'arena'") for a in per_seat("arena")]
-    st.acted = mask_of(_cards(_field(data, "acted"), "position 'acted'"))
+    st.acted = mask_of(_cards(required(data, "acted"), "position 'acted'"))
     st.shield = [_int(s, 0, max(STRENGTH) + 1, "position 'shield'") for s in per_seat("shield")]
-    st.market = mask_of(_cards(_field(data, "market"), "position 'market'"))
-    st.dead = mask_of(_cards(_field(data, "dead"), "position 'dead'"))
-    st.slot = _int(_field(data, "slot"), -1, PLAN_SIZE, "position 'slot'")
-    order = _field(data, "order")
+    st.market = mask_of(_cards(required(data, "market"), "position 'market'"))
+    st.dead = mask_of(_cards(required(data, "dead"), "position 'dead'"))
+    st.slot = _int(required(data, "slot"), -1, PLAN_SIZE, "position 'slot'")
+    order = required(data, "order")
     if not isinstance(order, list):
         raise RecordError("position 'order' must be a list of seats")
     st.order = [_int(s, 0, n, "position 'order'") for s in order]
-    st.round_tied = _flag(_field(data, "round_tied"), "position 'round_tied'")
-    st.tied = _flag(_field(data, "tied"), "position 'tied'")
-    queue = _field(data, "queue")
+    st.round_tied = _flag(required(data, "round_tied"), "position 'round_tied'")
+    st.tied = _flag(required(data, "tied"), "position 'tied'")
+    queue = required(data, "queue")
     if not isinstance(queue, list) or not all(isinstance(q, list) and len(q) == 2 for q in queue):
         raise RecordError("position 'queue' must be a list of [seat, card]")
     st.queue = [(_int(s, 0, n, "position 'queue' seat"), _int(c, 0, NUM_CARDS, "position 'queue' card"))
                 for s, c in queue]
-    pending = _field(data, "pending")
+    pending = required(data, "pending")
     if pending is not None and not (isinstance(pending, list) and len(pending) == 2):
         raise RecordError("position 'pending' must be [seat, card] or null")
     st.pending = None if pending is None else (_int(pending[0], 0, n, "position 'pending' seat"),
                                                 _int(pending[1], 0, NUM_CARDS, "position 'pending' card"))
-    draws = _field(data, "draws")
+    draws = required(data, "draws")
     if not isinstance(draws, list) or not all(isinstance(t, list) and len(t) == 4 for t in draws):
         raise RecordError("position 'draws' must be a list of [seat, source, still to draw, drawn]")
     st.draws = []
@@ -942,8 +937,8 @@ def _position_to_state(game: Game, options: GorusArenaOptions, rng: Rng | None, 
                          _int(left, 0, most + 1, "position 'draws' count"), _int(drawn, 0, most + 1, "drawn")])
         if st.draws[-1][2] + st.draws[-1][3] > most:
             raise RecordError(f"position 'draws': a draw from the {source} pile takes at most {most} cards")
-    st.secret = _int(_field(data, "secret"), 0, n * (PLAN_SIZE + 1) + 1, "position 'secret'")
-    events = _field(data, "events")
+    st.secret = _int(required(data, "secret"), 0, n * (PLAN_SIZE + 1) + 1, "position 'secret'")
+    events = required(data, "events")
     if not isinstance(events, list) or not all(isinstance(e, str) for e in events):
         raise RecordError("position 'events' must be a list of text lines")
     st.events = list(events)

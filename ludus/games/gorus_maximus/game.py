@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from ...core.errors import IllegalAction, RecordError
+from ...core.fields import required, show, whole_number
 from ...core.game import CHANCE, Action, Game, Observation, State
 from ...core.rng import Rng
 from .cards import (
@@ -802,26 +803,13 @@ _MAX_ROUND = 100_000
 """Rounds a position may have reached (a play-on final tie can add rounds, but not without end)."""
 
 
-def _show(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _field(data: Any, name: str) -> Any:
-    if name not in data:
-        raise RecordError(f"position has no field {name!r}")
-    return data[name]
-
-
 def _int_in(value: Any, what: str, lo: int, hi: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise RecordError(f"position field {what!r} must be a whole number from {lo} to {hi}, not {_show(value)}")
-    return value
+    return whole_number(value, f"position field {what!r}", lo, hi)
 
 
 def _list_of(value: Any, what: str, size: int | None = None) -> list[Any]:
     if not isinstance(value, list):
-        raise RecordError(f"position field {what!r} must be a list, not {_show(value)}")
+        raise RecordError(f"position field {what!r} must be a list, not {show(value, 40)}")
     if size is not None and len(value) != size:
         raise RecordError(f"position field {what!r} must have {size} entries, not {len(value)}")
     return value
@@ -830,7 +818,7 @@ def _list_of(value: Any, what: str, size: int | None = None) -> list[Any]:
 def _school_in(value: Any, what: str) -> int:
     school = SCHOOL_BY_CODE.get(value) if isinstance(value, str) else None
     if school is None:
-        raise RecordError(f"position field {what!r}: {_show(value)} is not a school code")
+        raise RecordError(f"position field {what!r}: {show(value, 40)} is not a school code")
     return school.index
 
 
@@ -838,9 +826,9 @@ def _card_in(value: Any, what: str, deck: int) -> int:
     try:
         c = parse_card(value)
     except ValueError:
-        raise RecordError(f"position field {what!r}: {_show(value)} is not a card") from None
+        raise RecordError(f"position field {what!r}: {show(value, 40)} is not a card") from None
     if card_code(c) != value:
-        raise RecordError(f"position field {what!r}: write the card {_show(value)} as {card_code(c)}")
+        raise RecordError(f"position field {what!r}: write the card {show(value, 40)} as {card_code(c)}")
     if not deck >> c & 1:
         raise RecordError(f"position field {what!r}: {value} is not in this game's deck")
     return c
@@ -860,10 +848,10 @@ def _bout_in(value: Any, what: str, deck: int, actors: frozenset[int]) -> list[t
     out = []
     for entry in _list_of(value, what):
         if not isinstance(entry, list) or len(entry) != 2:
-            raise RecordError(f"position field {what!r}: each card is [actor, card], not {_show(entry)}")
+            raise RecordError(f"position field {what!r}: each card is [actor, card], not {show(entry, 40)}")
         actor = entry[0]
         if not isinstance(actor, int) or isinstance(actor, bool) or actor not in actors:
-            raise RecordError(f"position field {what!r}: {_show(actor)} is not an actor of this game")
+            raise RecordError(f"position field {what!r}: {show(actor, 40)} is not an actor of this game")
         out.append((actor, _card_in(entry[1], what, deck)))
     if len({c for _, c in out}) != len(out):
         raise RecordError(f"position field {what!r} holds a card twice")
@@ -874,22 +862,22 @@ def _round_summary(lr: Any, st: GorusMaximusState, deck: int) -> RoundSummary:
     if not isinstance(lr, dict):
         raise RecordError("position field 'last_round' must be an object or null")
     sides = st.num_sides
-    rnd = _int_in(_field(lr, "round"), "last_round.round", 1, _MAX_ROUND)
-    preferred = _school_in(_field(lr, "preferred"), "last_round.preferred")
+    rnd = _int_in(required(lr, "round"), "last_round.round", 1, _MAX_ROUND)
+    preferred = _school_in(required(lr, "preferred"), "last_round.preferred")
     if preferred not in st.schools:
         raise RecordError("position field 'last_round.preferred' is not a school in play")
     cf = tuple(_int_in(x, "last_round.crowd_favour", -(10**6), 10**6)
-               for x in _list_of(_field(lr, "crowd_favour"), "last_round.crowd_favour", sides))
+               for x in _list_of(required(lr, "crowd_favour"), "last_round.crowd_favour", sides))
     counts = tuple(_int_in(x, "last_round.collected_counts", 0, NUM_SCHOOLS * 16)
-                   for x in _list_of(_field(lr, "collected_counts"), "last_round.collected_counts", sides))
+                   for x in _list_of(required(lr, "collected_counts"), "last_round.collected_counts", sides))
     if sum(counts) != deck.bit_count():
         raise RecordError("position field 'last_round.collected_counts' does not add up to the deck")
     gained = tuple(_int_in(x, "last_round.support_gained", 0, 1)
-                   for x in _list_of(_field(lr, "support_gained"), "last_round.support_gained", sides))
-    pz = _field(lr, "preferred_zero_side")
+                   for x in _list_of(required(lr, "support_gained"), "last_round.support_gained", sides))
+    pz = required(lr, "preferred_zero_side")
     if pz is not None:
         _int_in(pz, "last_round.preferred_zero_side", 0, sides - 1)
-    no_eight = _field(lr, "no_eight")
+    no_eight = required(lr, "no_eight")
     if not isinstance(no_eight, bool) or (no_eight and not st.solo):
         raise RecordError("position field 'last_round.no_eight' must be true or false (always false "
                           "outside solo play)")
@@ -905,18 +893,18 @@ def _position_to_state(game: GorusMaximusGame, options: GorusMaximusOptions, rng
         raise RecordError("position 'state' must be an object")
     st = GorusMaximusState(game, options, rng)
     n, sides, solo = st.n, st.num_sides, st.solo
-    phase = _field(data, "phase")
+    phase = required(data, "phase")
     if not isinstance(phase, str) or phase not in _PHASES:
-        raise RecordError(f"position field 'phase' must be one of {', '.join(_PHASES)}, not {_show(phase)}")
+        raise RecordError(f"position field 'phase' must be one of {', '.join(_PHASES)}, not {show(phase, 40)}")
     st.phase = phase
-    st.round = _int_in(_field(data, "round"), "round", 1, _MAX_ROUND)
-    st.dealer = _int_in(_field(data, "dealer"), "dealer", 0, n - 1)
+    st.round = _int_in(required(data, "round"), "round", 1, _MAX_ROUND)
+    st.dealer = _int_in(required(data, "dealer"), "dealer", 0, n - 1)
     first_dealer = options.first_dealer if options.first_dealer >= 0 else n - 1
     if st.dealer != (first_dealer + st.round - 1) % n:
         raise RecordError(f"position field 'dealer': in round {st.round} the dealer is seat "
                           f"{(first_dealer + st.round - 1) % n}, not {st.dealer}")
     fixed = options.school_indices()
-    codes = _list_of(_field(data, "schools"), "schools")
+    codes = _list_of(required(data, "schools"), "schools")
     schools = tuple(sorted(_school_in(c, "schools") for c in codes))
     if len(set(schools)) != len(schools):
         raise RecordError("position field 'schools' lists a school twice")
@@ -932,30 +920,30 @@ def _position_to_state(game: GorusMaximusGame, options: GorusMaximusOptions, rng
         raise RecordError("position field 'schools' differs from the schools the options fix")
     st.schools = schools
     deck = _deck(schools, st.ranks) if schools else 0
-    st.support = [_int_in(x, "support", 0, _MAX_ROUND) for x in _list_of(_field(data, "support"), "support", sides)]
-    st.hands = [_cards_in(h, "hands", deck) for h in _list_of(_field(data, "hands"), "hands", n)]
-    st.stock = _cards_in(_field(data, "stock"), "stock", deck)
+    st.support = [_int_in(x, "support", 0, _MAX_ROUND) for x in _list_of(required(data, "support"), "support", sides)]
+    st.hands = [_cards_in(h, "hands", deck) for h in _list_of(required(data, "hands"), "hands", n)]
+    st.stock = _cards_in(required(data, "stock"), "stock", deck)
     total = HAND_SIZE if solo else HAND_SIZE * n
-    st.dealt = _int_in(_field(data, "dealt"), "dealt", 0, total)
-    st.collected = [_cards_in(m, "collected", deck) for m in _list_of(_field(data, "collected"), "collected", sides)]
+    st.dealt = _int_in(required(data, "dealt"), "dealt", 0, total)
+    st.collected = [_cards_in(m, "collected", deck) for m in _list_of(required(data, "collected"), "collected", sides)]
     st.collected_count = [_int_in(x, "collected_count", 0, NUM_SCHOOLS * 16)
-                          for x in _list_of(_field(data, "collected_count"), "collected_count", sides)]
+                          for x in _list_of(required(data, "collected_count"), "collected_count", sides)]
     if st.collected_count != [m.bit_count() for m in st.collected]:
         raise RecordError("position field 'collected_count' must give the number of cards in each 'collected' pile")
     actors = frozenset((0, CONTENDER) if solo else range(n))
-    st.bout = _bout_in(_field(data, "bout"), "bout", deck, actors)
-    st.turn = _int_in(_field(data, "turn"), "turn", -1, n - 1)
-    st.initiating = _int_in(_field(data, "initiating"), "initiating", -1, NUM_SCHOOLS - 1)
-    st.preferred = _int_in(_field(data, "preferred"), "preferred", -1, NUM_SCHOOLS - 1)
-    st.previous_bout = tuple(_bout_in(_field(data, "previous_bout"), "previous_bout", deck, actors))
-    pw = _field(data, "previous_winner")
+    st.bout = _bout_in(required(data, "bout"), "bout", deck, actors)
+    st.turn = _int_in(required(data, "turn"), "turn", -1, n - 1)
+    st.initiating = _int_in(required(data, "initiating"), "initiating", -1, NUM_SCHOOLS - 1)
+    st.preferred = _int_in(required(data, "preferred"), "preferred", -1, NUM_SCHOOLS - 1)
+    st.previous_bout = tuple(_bout_in(required(data, "previous_bout"), "previous_bout", deck, actors))
+    pw = required(data, "previous_winner")
     if pw is not None and (not isinstance(pw, int) or isinstance(pw, bool) or pw not in actors):
-        raise RecordError(f"position field 'previous_winner': {_show(pw)} is not an actor of this game")
+        raise RecordError(f"position field 'previous_winner': {show(pw, 40)} is not an actor of this game")
     st.previous_winner = pw
-    st.drawer = _int_in(_field(data, "drawer"), "drawer", -1, n - 1)
-    lr = _field(data, "last_round")
+    st.drawer = _int_in(required(data, "drawer"), "drawer", -1, n - 1)
+    lr = required(data, "last_round")
     st.last_round = None if lr is None else _round_summary(lr, st, deck)
-    winning = _list_of(_field(data, "winning_sides"), "winning_sides")
+    winning = _list_of(required(data, "winning_sides"), "winning_sides")
     st.winning_sides = tuple(_int_in(x, "winning_sides", 0, sides - 1) for x in winning)
     _check_position(st, deck, total)
     return st
