@@ -38,10 +38,8 @@ JSON_VALUES = st.recursive(
 )
 
 
-def play_to(game: Game, options: Any, seed: int, depth: int) -> State:
-    """A seeded game after ``depth`` random moves (or finished, if it ends first)."""
-    state = game.new_initial_state(options, seed=seed)
-    rng = Rng(seed * 7919 + depth)
+def _random_moves(state: State, rng: Rng, depth: int) -> State:
+    """Up to ``depth`` random steps (chance sampled from ``rng`` too); stops early at the end."""
     for _ in range(depth):
         seats = state.current_seats()
         if not seats:
@@ -52,22 +50,16 @@ def play_to(game: Game, options: Any, seed: int, depth: int) -> State:
         else:
             state.apply(rng.choice(state.legal_actions(seat)), seat)
     return state
+
+
+def play_to(game: Game, options: Any, seed: int, depth: int) -> State:
+    """A seeded game after ``depth`` random moves (or finished, if it ends first)."""
+    return _random_moves(game.new_initial_state(options, seed=seed), Rng(seed * 7919 + depth), depth)
 
 
 def play_explicit(game: Game, options: Any, seed: int, depth: int) -> State:
     """A game with explicit chance (no seed), ``depth`` steps in: may stop at a chance node."""
-    state = game.new_initial_state(options, seed=None)
-    rng = Rng(seed)
-    for _ in range(depth):
-        seats = state.current_seats()
-        if not seats:
-            break
-        seat = seats[0]
-        if seat == CHANCE:
-            state.apply(state.sample_chance(rng), CHANCE)
-        else:
-            state.apply(rng.choice(state.legal_actions(seat)), seat)
-    return state
+    return _random_moves(game.new_initial_state(options, seed=None), Rng(seed), depth)
 
 
 def key_paths(obj: Any, prefix: tuple = ()) -> list[tuple]:
