@@ -1,53 +1,45 @@
-"""The agent interface and the registry that turns names like "heuristic" into agents."""
+"""The registry that turns names like "heuristic" or "ismcts-hard" into agents for a game."""
 
 from __future__ import annotations
 
 import importlib
-from abc import ABC, abstractmethod
 
+from ..core.agent import Agent, RandomAgent
 from ..core.errors import LudusError
-from ..core.game import Action, Game, SeatView
-from ..core.rng import Rng
+from ..core.game import Game
+from ..core.plugin import PluginError
+from ..games import get_plugin
 
-
-class Agent(ABC):
-    """Chooses an action from a seat's view; never sees the full state."""
-
-    name: str = "agent"
-
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = Rng(seed)
-
-    @abstractmethod
-    def act(self, view: SeatView) -> Action:
-        """The action to play; must be one of ``view.legal_actions``."""
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.name}>"
-
-
-class RandomAgent(Agent):
-    """Uniformly random among the legal actions."""
-
-    name = "random"
-
-    def act(self, view: SeatView) -> Action:
-        return self.rng.choice(view.legal_actions)
+__all__ = ["AGENT_KINDS", "EXTRA_AGENTS", "Agent", "RandomAgent", "UnknownAgent", "has_heuristic", "make_agent"]
 
 
 class UnknownAgent(LudusError):
     pass
 
 
-# game name -> "module:class" of its heuristic agent
-HEURISTICS: dict[str, str] = {
-    "gorus-maximus": "ludus.agents.heuristics.gorus_maximus:GorusMaximusHeuristic",
-    "gladius": "ludus.agents.heuristics.gladius:GladiusHeuristic",
-    "circus-maximus": "ludus.agents.heuristics.circus_maximus:CircusMaximusHeuristic",
-    "gorus-arena": "ludus.agents.heuristics.gorus_arena:GorusArenaHeuristic",
-}
-
 AGENT_KINDS = ("random", "heuristic")
+
+
+def has_heuristic(game: Game) -> bool:
+    """Whether the game's plugin ships a heuristic agent (search rollouts and bots prefer it)."""
+    try:
+        return get_plugin(game.name).heuristic is not None
+    except LudusError:
+        return False
+
+
+def heuristic_class(game: Game) -> type[Agent]:
+    try:
+        cls = get_plugin(game.name).load("heuristic")
+    except PluginError as exc:
+        raise UnknownAgent(str(exc)) from exc
+    except LudusError:
+        cls = None
+    if cls is None:
+        raise UnknownAgent(f"{game.title} has no heuristic agent")
+    if not (isinstance(cls, type) and issubclass(cls, Agent)):
+        raise UnknownAgent(f"{game.title}: its heuristic is not an Agent class")
+    return cls
 
 
 def _load(target: str) -> type[Agent]:
@@ -56,15 +48,12 @@ def _load(target: str) -> type[Agent]:
 
 
 def make_agent(kind: str, game: Game, seed: int = 0) -> Agent:
-    """An agent by name: ``random`` or ``heuristic`` (more kinds are added by later layers)."""
+    """An agent by name: ``random``, ``heuristic`` or one of :data:`EXTRA_AGENTS`."""
     kind = kind.strip().lower()
     if kind == "random":
         return RandomAgent(seed)
     if kind == "heuristic":
-        target = HEURISTICS.get(game.name)
-        if target is None:
-            raise UnknownAgent(f"{game.title} has no heuristic agent")
-        return _load(target)(seed)
+        return heuristic_class(game)(seed)
     if kind in EXTRA_AGENTS:
         return _load(EXTRA_AGENTS[kind])(seed)
     known = ", ".join(AGENT_KINDS + tuple(EXTRA_AGENTS))

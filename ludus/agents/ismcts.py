@@ -22,7 +22,7 @@ Why this design (single-observer ISMCTS, Cowling, Powley & Whitehouse 2012):
   ``horizon`` decisions is worth the rescaled scores. Team mates share wins in
   ``returns()``, so they pull together without special code.
 * Rollouts use uniform random play or the game's heuristic agent, whichever measured
-  stronger for the game at equal time (``LEVELS``). Rollout agents get a view without
+  stronger for the game at equal time (``GamePlugin.search``). Rollout agents get a view without
   history (none of our heuristics reads it, and rebuilding it every move is slow).
 * Paired root (``paired``): each sampled determinization, with its generator and so its
   chance to come, is played out once under *every* legal first move, instead of UCB picking
@@ -38,7 +38,7 @@ Why this design (single-observer ISMCTS, Cowling, Powley & Whitehouse 2012):
   tree has seen enough to do better, rather than trying untried moves at random.
 * The budget is a number of iterations (reproducible: same seed, same view, same move) or
   seconds per move, or both (whichever ends first). The levels are iteration budgets, so
-  tournaments replay identically on any machine; see ``LEVELS``.
+  tournaments replay identically on any machine; see ``level_budget``.
 """
 
 from __future__ import annotations
@@ -46,62 +46,30 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from ..core.errors import LudusError
 from ..core.game import CHANCE, HIDDEN, Action, Game, SeatView, State
+from ..core.plugin import SearchBudget
+from ..games import get_plugin
 from .base import Agent, UnknownAgent, make_agent
 
+Budget = SearchBudget
 
-@dataclass(frozen=True)
-class Budget:
-    """How one level searches in one game."""
-
-    iterations: int
-    rollout: str = "random"  # "random" or "heuristic"
-    score_weight: float = 0.0  # share of the final reward that comes from the rescaled score
-    paired: bool = False  # every sampled deal is tried under every root move (see ISMCTSAgent)
-    anchor: float | None = None  # keep the heuristic's move unless another beats it by this many SEs
-    expand_after: int = 1  # visits of an edge before its child node joins the tree
+# Levels for games whose plugin sets no budget of its own. A game's plugin sets its own
+# (``GamePlugin.search``), measured over whole games to answer within 1 s per move on the
+# reference 2-core machine, with a margin for a noisy host (docs/agents.md).
+GENERIC_LEVELS: dict[str, Budget] = {"easy": Budget(50), "medium": Budget(150), "hard": Budget(300)}
 
 
-# Per level and game, measured over whole games to answer within 1 s per move on the
-# reference 2-core machine, the slowest move with a margin for a noisy host (docs/agents.md);
-# "*" is for games not listed. Circus Maximus and Gladius search with a paired root and
-# heuristic rollouts, and keep the heuristic's move unless the search shows
-# another to be better by more than one standard error; their tree stays one move deep at
-# these budgets (``_FLAT``), because below the root UCB would stand in for an opponent that
-# really plays like the heuristic with untried random moves.
-_FLAT = 1_000_000
+def level_budget(level: str, game: Game) -> Budget:
+    """The budget of ``level`` for ``game``: the game's own if its plugin sets one."""
+    try:
+        own = get_plugin(game.name).search.get(level)
+    except LudusError:
+        own = None
+    return own or GENERIC_LEVELS[level]
 
-
-def _paired(iterations: int) -> Budget:
-    return Budget(iterations, "heuristic", 0.5, paired=True, anchor=1.0, expand_after=_FLAT)
-
-
-LEVELS: dict[str, dict[str, Budget]] = {
-    "easy": {
-        "*": Budget(50),
-        "gorus-maximus": Budget(300),
-        "gladius": _paired(60),
-        "circus-maximus": _paired(15),
-        "gorus-arena": Budget(50, "heuristic"),
-    },
-    "medium": {
-        "*": Budget(150),
-        "gorus-maximus": Budget(400),
-        "gladius": _paired(120),
-        "circus-maximus": _paired(22),
-        "gorus-arena": Budget(120, "heuristic"),
-    },
-    "hard": {
-        "*": Budget(300),
-        "gorus-maximus": Budget(500),
-        "gladius": _paired(170),
-        "circus-maximus": _paired(26),
-        "gorus-arena": Budget(150, "heuristic"),
-    },
-}
 
 _MAX_ROLLOUT_STEPS = 100_000
 
@@ -177,8 +145,7 @@ class ISMCTSAgent(Agent):
 
     def _settings(self, game: Game) -> Budget:
         """The level's budget for ``game`` with every explicit setting laid over it."""
-        table = LEVELS[self.level]
-        level = table.get(game.name, table["*"])
+        level = level_budget(self.level, game)
         return Budget(
             level.iterations,
             self.rollout or level.rollout,

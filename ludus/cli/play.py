@@ -19,7 +19,7 @@ from ..agents.base import Agent, make_agent
 from ..core.errors import IllegalAction, LudusError
 from ..core.game import CHANCE, Game, State
 from ..core.records import record_of
-from .adapter import CliAdapter
+from ..core.terminal import TerminalAdapter
 
 
 class QuitGame(Exception):
@@ -36,7 +36,7 @@ def parse_option_pairs(pairs: list[str] | None) -> dict[str, Any]:
     return out
 
 
-def build_options(game: Game, adapter: CliAdapter, args: argparse.Namespace) -> Any:
+def build_options(game: Game, adapter: TerminalAdapter, args: argparse.Namespace) -> Any:
     values = parse_option_pairs(args.option)
     option_names = {o.name for o in game.describe_options()}
     if getattr(args, "players", None) is not None:
@@ -62,9 +62,9 @@ def parse_seats(text: str | None, n: int) -> list[int] | None:
 
 
 def make_bots(game: Game, state: State, humans: list[int], spec: str | None, seed: int) -> dict[int, Agent]:
-    from ..agents.base import HEURISTICS
+    from ..agents.base import has_heuristic
 
-    default = "heuristic" if game.name in HEURISTICS else "random"
+    default = "heuristic" if has_heuristic(game) else "random"
     kinds = [k.strip() for k in (spec or default).split(",") if k.strip()] or [default]
     bots: dict[int, Agent] = {}
     others = [s for s in range(state.num_seats()) if s not in humans]
@@ -76,7 +76,7 @@ def make_bots(game: Game, state: State, humans: list[int], spec: str | None, see
 class TerminalGame:
     """Runs one game in the terminal."""
 
-    def __init__(self, game: Game, adapter: CliAdapter, options: Any, seed: int, humans: list[int],
+    def __init__(self, game: Game, adapter: TerminalAdapter, options: Any, seed: int, humans: list[int],
                  bots: dict[int, Agent], console: Console, pause: bool = False) -> None:
         self.game = game
         self.adapter = adapter

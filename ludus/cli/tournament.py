@@ -46,7 +46,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:
 
 def build_spec(args: argparse.Namespace) -> TournamentSpec:
     """Validate game, options, agents and counts into a spec (LudusError on anything wrong)."""
-    from ..agents.base import HEURISTICS
+    from ..agents.base import has_heuristic
     from ..games import get_game
     from ..sim.tournament import make_spec
 
@@ -60,7 +60,7 @@ def build_spec(args: argparse.Namespace) -> TournamentSpec:
     agents = args.agents
     if agents is None:
         n = game.num_seats(options)
-        first = "heuristic" if game.name in HEURISTICS else "random"
+        first = "heuristic" if has_heuristic(game) else "random"
         agents = ",".join([first] + ["random"] * (n - 1))
     seed = args.seed if args.seed is not None else secrets.randbelow(1 << 32)
     return make_spec(game.name, options, agents, args.games, seed, records=args.records)

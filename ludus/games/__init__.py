@@ -1,47 +1,104 @@
-"""The registry of games. Each game lives in its own subpackage and is imported on demand."""
+"""The registry of games: every game is a plugin (see :mod:`ludus.core.plugin`).
+
+Games shipped with Ludus are the subpackages of this package, each exporting ``PLUGIN`` from
+its ``__init__``; games from other distributions name their ``GamePlugin`` in the
+``ludus.games`` entry point group. Nothing here knows any game by name, so adding one is
+adding a folder (or installing a package).
+"""
 
 from __future__ import annotations
 
 import importlib
-import importlib.util
+import logging
+import pkgutil
+from functools import cache
+from importlib.metadata import entry_points
 
 from ..core.errors import LudusError
 from ..core.game import Game
+from ..core.plugin import ENTRY_POINT_GROUP, GamePlugin, PluginError
 
-# name -> "module:attribute" of its Game instance
-_REGISTRY: dict[str, str] = {
-    "gorus-maximus": "ludus.games.gorus_maximus.game:GAME",
-    "gladius": "ludus.games.gladius.game:GAME",
-    "circus-maximus": "ludus.games.circus_maximus.game:GAME",
-    "gorus-arena": "ludus.games.gorus_arena.game:GAME",
-}
+__all__ = ["UnknownGame", "game_names", "get_game", "get_plugin", "plugins", "reload_plugins"]
+
+log = logging.getLogger("ludus.games")
 
 
 class UnknownGame(LudusError):
     pass
 
 
-def game_names() -> list[str]:
-    """Names of the games whose module is present (in registry order)."""
-    out = []
-    for name, target in _REGISTRY.items():
-        module = target.split(":")[0]
+def _builtin() -> list[GamePlugin]:
+    found = []
+    for info in pkgutil.iter_modules(__path__, prefix=f"{__name__}."):
+        if not info.ispkg:
+            continue
         try:
-            found = importlib.util.find_spec(module) is not None
-        except ModuleNotFoundError:  # the game's package itself is absent
-            found = False
-        if found:
-            out.append(name)
-    return out
+            plugin = importlib.import_module(info.name).PLUGIN
+        except Exception:  # one broken game must not take the others down
+            log.exception("game package %s has no usable PLUGIN; skipped", info.name)
+            continue
+        found.append(plugin)
+    return found
+
+
+def _installed() -> list[GamePlugin]:
+    found = []
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            plugin = ep.load()
+        except Exception:
+            log.exception("game plugin %r (%s) could not be loaded; skipped", ep.name, ep.value)
+            continue
+        found.append(plugin)
+    return found
+
+
+@cache
+def plugins() -> dict[str, GamePlugin]:
+    """Every game found, by name, in list order. Shipped games win a name clash."""
+    out: dict[str, GamePlugin] = {}
+    for plugin in _builtin() + _installed():
+        if not isinstance(plugin, GamePlugin):
+            log.error("%r is not a GamePlugin; skipped", plugin)
+            continue
+        if plugin.name in out:
+            if out[plugin.name].package != plugin.package:
+                log.error("game %r from %s clashes with %s; skipped", plugin.name, plugin.package,
+                          out[plugin.name].package)
+            continue
+        out[plugin.name] = plugin
+    return dict(sorted(out.items(), key=lambda item: (item[1].order, item[0])))
+
+
+def reload_plugins() -> None:
+    """Look for games again (after installing one in a running process, e.g. in tests)."""
+    plugins.cache_clear()
+    _game.cache_clear()
+
+
+def game_names() -> list[str]:
+    """Names of the installed games, in list order."""
+    return list(plugins())
+
+
+def get_plugin(name: str) -> GamePlugin:
+    plugin = plugins().get(name)
+    if plugin is None:
+        raise UnknownGame(f"unknown game {name!r}; known games: {', '.join(game_names())}")
+    return plugin
+
+
+@cache
+def _game(name: str) -> Game:
+    plugin = get_plugin(name)
+    try:
+        game = plugin.load("game")
+    except PluginError as exc:
+        raise UnknownGame(f"game {name!r} cannot be loaded ({exc})") from exc
+    if not isinstance(game, Game) or game.name != name:
+        raise UnknownGame(f"game {name!r}: its plugin's 'game' is not a Game named {name!r}")
+    return game
 
 
 def get_game(name: str) -> Game:
-    target = _REGISTRY.get(name)
-    if target is None:
-        raise UnknownGame(f"unknown game {name!r}; known games: {', '.join(game_names())}")
-    module_name, attr = target.split(":")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        raise UnknownGame(f"game {name!r} is not installed ({exc})") from exc
-    return getattr(module, attr)
+    return _game(name)

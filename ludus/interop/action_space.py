@@ -9,7 +9,7 @@ is its index in that list. Lists come from an *enumerator*:
 * a game may provide ``action_space(options)`` returning ``(player_actions,
   chance_outcomes)`` as iterables of :class:`~ludus.core.game.Action`, and
   ``max_game_length(options)`` returning ``(max_decisions, max_chance_nodes)``;
-* otherwise :mod:`ludus.interop.specs` holds one for each game shipped with Ludus, written
+* otherwise the game's plugin names an ``InteropSpec`` (see :mod:`ludus.interop.specs`), written
   against the game's JSON action format.
 
 :func:`explore_actions` plays random games and collects the actions seen; tests use it to

@@ -13,7 +13,7 @@ import multiprocessing
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
-from ..agents.base import EXTRA_AGENTS, HEURISTICS, Agent, make_agent
+from ..agents.base import EXTRA_AGENTS, Agent, has_heuristic, make_agent
 from ..core.game import Action, Game, SeatView
 
 
@@ -25,7 +25,7 @@ def can_search(game: Game) -> bool:
 def bot_kinds(game: Game, offered: bool = True) -> list[str]:
     """The bot levels for ``game``, weakest first; ``offered`` lists each agent once (no aliases)."""
     kinds = ["random"]
-    if game.name in HEURISTICS:
+    if has_heuristic(game):
         kinds.append("heuristic")
     if can_search(game):
         names: dict[str, list[str]] = {}
@@ -38,7 +38,7 @@ def bot_kinds(game: Game, offered: bool = True) -> list[str]:
 
 
 def default_bot(game: Game) -> str:
-    return "heuristic" if game.name in HEURISTICS else "random"
+    return "heuristic" if has_heuristic(game) else "random"
 
 
 def _act_in_worker(game_name: str, options: dict[str, Any], seed: int, actions: list[tuple[int, Any]],

@@ -1,6 +1,7 @@
 """Validation of what clients send: sizes, shapes and names, with messages a person can read.
 
 Anything that fails here is answered with an error to that client alone and changes nothing.
+What the server sends back is encoded by :func:`dumps`.
 """
 
 from __future__ import annotations
@@ -132,6 +133,16 @@ def parse_message(raw: str | bytes | None, limit: int) -> dict[str, Any]:
         if not isinstance(moves, int) or isinstance(moves, bool) or not 0 <= moves < 2**31:
             raise ProtocolError("bad_message", "field 'moves' must be the count of moves you have made (an integer)")
     return msg
+
+
+def dumps(msg: dict[str, Any]) -> str:
+    text = json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # text UTF-8 cannot carry (a lone surrogate): send it escaped instead
+            return json.dumps(msg, separators=(",", ":"))
+    return text
 
 
 def clean_name(name: Any) -> str:

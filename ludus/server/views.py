@@ -7,9 +7,13 @@ rules decide what is hidden and the server cannot leak more than the game allows
 
 from __future__ import annotations
 
-from typing import Any
+import time
+from typing import TYPE_CHECKING, Any
 
 from ..core.game import CHANCE, HIDDEN, Action, State
+
+if TYPE_CHECKING:
+    from .live import Connection, Table
 
 
 def history_entry(actor: int, action: Action | str) -> list[Any]:
@@ -87,3 +91,37 @@ def viewer_record(state: State, viewer: int | None, players: list[str], options:
         "actions": actions,
         "players": players,
     }
+
+
+def view_for(table: Table, conn: Connection) -> dict[str, Any]:
+    """The view ``conn`` is sent now: the per-seat part is cached on the table until it changes,
+    and of the log only the entries this connection has not been sent yet."""
+    key = ("view", conn.seat)
+    base = table.cache.get(key)
+    if base is None:
+        now = time.monotonic()
+        base = seat_payload(table.state, conn.seat)
+        base.update({
+            "type": "view",
+            "table": table.public(),
+            "you": conn.seat,
+            "names": table.names(),
+            "ply": len(table.recorded),
+            "moves": None if conn.seat is None else table.moves[conn.seat],
+            "clock": {str(seat): round(max(0.0, deadline - now), 1)
+                      for seat, (_, deadline, _) in table.deadlines.items()},
+        })
+        table.cache[key] = base
+    hkey = ("history", conn.seat)
+    entries = table.cache.get(hkey)
+    if entries is None:
+        log_ = table.logs.setdefault(conn.seat, ViewerLog())
+        log_.update(table.state, conn.seat)
+        entries = table.cache[hkey] = log_.entries
+    sent = conn.sent
+    start = 0
+    limit = min(len(sent), len(entries))
+    while start < limit and sent[start] is entries[start]:
+        start += 1
+    conn.sent = list(entries)
+    return {**base, "history": {"from": start, "entries": entries[start:]}}

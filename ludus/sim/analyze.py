@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..agents.base import HEURISTICS
+from ..agents.base import has_heuristic
 from ..core.errors import LudusError
 from ..core.game import Game
 from ..core.rng import Rng
@@ -41,7 +41,7 @@ def scenario_seed(seed: int, key: str) -> int:
 
 
 def default_agent(game: Game) -> str:
-    return "heuristic" if game.name in HEURISTICS else "random"
+    return "heuristic" if has_heuristic(game) else "random"
 
 
 @dataclass

@@ -1,7 +1,8 @@
 """Per-game knowledge the balance analysis needs: which option sets are worth comparing.
 
-Everything else the harness does works from the game protocol alone. A game with no entry
-here still gets a profile: one scenario per player count when it has a ``players`` option,
+Everything else the harness does works from the game protocol alone. Each game's plugin may
+name an :class:`~ludus.core.plugin.AnalysisProfile` (``analysis.py`` in its package); a game
+without one still gets a profile: one scenario per player count when it has a ``players`` option,
 otherwise its default options. An entry adds modes (solo, teams, variants), tells which
 seats play together (so team win rates can be reported per team), and may read a few
 public numbers off the final position (e.g. rounds played) for the length statistics.
@@ -9,81 +10,17 @@ public numbers off the final position (e.g. rounds played) for the length statis
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
+from ..core.errors import LudusError
 from ..core.game import Game, State
+from ..core.plugin import INDIVIDUAL, SOLO, TEAMS, VARIANT, AnalysisProfile, PluginError, Scenario
+from ..games import get_plugin
 
-if TYPE_CHECKING:
-    from ..games.gorus_maximus.game import GorusObservation
+__all__ = ["INDIVIDUAL", "SOLO", "TEAMS", "VARIANT", "GameProfile", "Scenario", "default_scenarios", "game_metrics",
+           "profile", "scenarios_for", "sides_of"]
 
-SOLO, INDIVIDUAL, TEAMS, VARIANT = "solo", "individual", "teams", "variant"
-
-
-@dataclass(frozen=True)
-class Scenario:
-    """One option set to analyse. ``key`` is a short id usable on the command line."""
-
-    key: str
-    title: str
-    mode: str
-    options: Mapping[str, Any]
-
-
-SidesFn = Callable[[Any], tuple[int, ...] | None]
-MetricsFn = Callable[[State], dict[str, float]]
-
-
-@dataclass(frozen=True)
-class GameProfile:
-    """Extra scenarios and readings for one game (all optional)."""
-
-    scenarios: Callable[[Game], list[Scenario]] | None = None
-    variants: tuple[Scenario, ...] = ()
-    sides: SidesFn | None = None  # each seat's team (or None: every seat plays for itself)
-    metrics: MetricsFn | None = None
-    notes: tuple[str, ...] = field(default_factory=tuple)
-
-
-# --------------------------------------------------------------------------- Gorus Maximus
-def _gorus_scenarios(game: Game) -> list[Scenario]:
-    from ..games.gorus_maximus.options import TEAM_PRESETS
-
-    out = [Scenario("solo", "Solo (1 player vs the contenders)", SOLO, {"players": 1})]
-    out += [Scenario(f"players-{n}", f"{n} players", INDIVIDUAL, {"players": n}) for n in range(2, 9)]
-    for n, presets in sorted(TEAM_PRESETS.items()):
-        out += [Scenario(f"teams-{p}", f"{n} players, teams {p}", TEAMS, {"players": n, "teams": p})
-                for p in presets]
-    return out
-
-
-def _gorus_sides(options: Any) -> tuple[int, ...] | None:
-    return options.team_of_seat()
-
-
-def _gorus_metrics(state: State) -> dict[str, float]:
-    obs = cast("GorusObservation", state.observation(None))
-    return {"rounds": float(obs.round)}
-
-
-# --------------------------------------------------------------------------- registry
-PROFILES: dict[str, GameProfile] = {
-    "gorus-maximus": GameProfile(
-        scenarios=_gorus_scenarios,
-        sides=_gorus_sides,
-        metrics=_gorus_metrics,
-        notes=("In solo play the only seat is the player; its win rate is the solo win rate.",
-               "In team play every seat of the winning team is a winner, so seat win rates equal team win rates."),
-    ),
-    "gladius": GameProfile(
-        variants=(Scenario("solo", "Solo against the rule-driven opponent", SOLO, {"solo": True}),),
-        notes=("Seat 1 fights as fighter 1 (default Retiarius), seat 2 as fighter 2 (default Secutor).",),
-    ),
-    "circus-maximus": GameProfile(
-        variants=(Scenario("caesar-4", "4 players, Caesar variant", VARIANT, {"players": 4, "caesar": True}),),
-    ),
-}
+GameProfile = AnalysisProfile  # the name this module used before profiles moved into the game packages
 
 
 def _player_range(game: Game) -> range | None:
@@ -104,8 +41,19 @@ def default_scenarios(game: Game) -> list[Scenario]:
             for n in counts]
 
 
-def profile(game_name: str) -> GameProfile:
-    return PROFILES.get(game_name, GameProfile())
+def profile(game_name: str) -> AnalysisProfile:
+    """The game's own profile (``GamePlugin.analysis``), or an empty one."""
+    try:
+        prof = get_plugin(game_name).load("analysis")
+    except PluginError:
+        raise
+    except LudusError:  # a Game made outside the registry
+        return AnalysisProfile()
+    if prof is None:
+        return AnalysisProfile()
+    if not isinstance(prof, AnalysisProfile):
+        raise PluginError(f"game {game_name!r}: its analysis part is not an AnalysisProfile")
+    return prof
 
 
 def scenarios_for(game: Game) -> list[Scenario]:
@@ -124,7 +72,5 @@ def sides_of(game: Game, options: Any) -> tuple[int, ...]:
 
 def game_metrics(state: State) -> dict[str, float]:
     """Game-specific public numbers about a finished game (empty for most games)."""
-    prof = PROFILES.get(state.game.name)
-    if prof is None or prof.metrics is None:
-        return {}
-    return prof.metrics(state)
+    prof = profile(state.game.name)
+    return prof.metrics(state) if prof.metrics is not None else {}

@@ -7,12 +7,12 @@ from importlib import resources
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..server.app import create_app
 from ..server.config import ServerConfig
-from .pages import pages
+from .pages import page_script, pages
 
 STATIC = resources.files("ludus.web.static")
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
@@ -52,6 +52,14 @@ def create_web_app(config: ServerConfig | None = None) -> FastAPI:
     @app.get("/api/pages")
     async def page_list() -> dict[str, Any]:
         return pages()
+
+    @app.api_route("/games/{name}/page.js", methods=["GET", "HEAD"])
+    async def game_page(name: str) -> Response:
+        """A game's page module, from its own package (the plugin names the file)."""
+        text = page_script(name)
+        if text is None:
+            return JSONResponse({"error": "not found", "code": "not_found"}, status_code=404)
+        return Response(text, media_type="text/javascript; charset=utf-8", headers={"cache-control": "no-cache"})
 
     @app.get("/", response_class=HTMLResponse)
     async def lobby() -> HTMLResponse:

@@ -179,7 +179,7 @@ def test_paired_root_tries_every_deal_under_every_move():
 
 
 def test_paired_root_with_an_anchor_keeps_the_heuristic_move_unless_clearly_beaten():
-    from ludus.agents.heuristics.gorus_maximus import GorusMaximusHeuristic
+    from ludus.games.gorus_maximus.heuristic import GorusMaximusHeuristic
 
     state = GAME.new_initial_state({"players": 4}, seed=33)
     for _ in range(6):

@@ -5,10 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from ludus.core.encoding import HashedEncoder
 from ludus.core.game import play_random
 from ludus.core.rng import Rng
 from ludus.games import get_game
-from ludus.interop.encoding import GorusMaximusEncoder, HashedEncoder
+from ludus.games.gorus_maximus.interop import GorusMaximusEncoder
 from ludus.interop.specs import encoder_for
 
 from .cases import GAMES, short

@@ -110,7 +110,7 @@ def test_serve_command_prints_the_address_and_serves_the_pages(tmp_path):
                 time.sleep(0.1)
         assert r.status_code == 200 and "Ludus" in r.text
         assert "script-src 'self'" in r.headers["content-security-policy"]
-        assert httpx.get(m.group(0) + "static/games/gorus-maximus.js").status_code == 200
+        assert httpx.get(m.group(0) + "games/gorus-maximus/page.js").status_code == 200
         assert httpx.get(m.group(0) + "static/../server/db.py").status_code == 404
     finally:
         proc.terminate()

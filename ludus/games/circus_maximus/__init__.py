@@ -1,1 +1,28 @@
-"""Circus Maximus (Jeffrey D. Allers, 2008): traders queue for favours, tickets and visitors."""
+"""Circus Maximus (Jeffrey D. Allers, 2008): traders queue for favours, tickets and visitors.
+
+Everything the rest of Ludus needs from this game is declared in :data:`PLUGIN` below
+(see :mod:`ludus.core.plugin`); the parts are loaded only by the layer that uses them.
+"""
+
+from ...core.plugin import GamePlugin, SearchBudget
+
+__all__ = ["PLUGIN"]
+
+PLUGIN = GamePlugin(
+    name="circus-maximus",
+    package=__name__,
+    game=".game:GAME",
+    heuristic=".heuristic:CircusMaximusHeuristic",
+    # ISMCTS iterations per level, measured to answer within 1 s a move (docs/agents.md)
+    search={
+        "easy": SearchBudget.flat_paired(15),
+        "medium": SearchBudget.flat_paired(22),
+        "hard": SearchBudget.flat_paired(26),
+    },
+    analysis=".analysis:PROFILE",
+    interop=".interop:SPEC",
+    page_data=".page:page_data",
+    page_script="page.js",
+    terminal=".terminal:ADAPTER",
+    order=3,
+)

@@ -1,1 +1,28 @@
-"""Gorus Arena: a small deck-builder with a secret plan, an auction and attacks."""
+"""Gorus Arena: a small deck-builder with a secret plan, an auction and attacks.
+
+Everything the rest of Ludus needs from this game is declared in :data:`PLUGIN` below
+(see :mod:`ludus.core.plugin`); the parts are loaded only by the layer that uses them.
+"""
+
+from ...core.plugin import GamePlugin, SearchBudget
+
+__all__ = ["PLUGIN"]
+
+PLUGIN = GamePlugin(
+    name="gorus-arena",
+    package=__name__,
+    game=".game:GAME",
+    heuristic=".heuristic:GorusArenaHeuristic",
+    # ISMCTS iterations per level, measured to answer within 1 s a move (docs/agents.md)
+    search={
+        "easy": SearchBudget(50, "heuristic"),
+        "medium": SearchBudget(120, "heuristic"),
+        "hard": SearchBudget(150, "heuristic"),
+    },
+    analysis=".analysis:PROFILE",
+    interop=".interop:SPEC",
+    page_data=".page:page_data",
+    page_script="page.js",
+    terminal=".terminal:ADAPTER",
+    order=4,
+)

@@ -1,1 +1,28 @@
-"""Gorus Maximus: trick-taking with a preferred school that a Challenge can change mid-bout."""
+"""Gorus Maximus: trick-taking with a preferred school that a Challenge can change mid-bout.
+
+Everything the rest of Ludus needs from this game is declared in :data:`PLUGIN` below
+(see :mod:`ludus.core.plugin`); the parts are loaded only by the layer that uses them.
+"""
+
+from ...core.plugin import GamePlugin, SearchBudget
+
+__all__ = ["PLUGIN"]
+
+PLUGIN = GamePlugin(
+    name="gorus-maximus",
+    package=__name__,
+    game=".game:GAME",
+    heuristic=".heuristic:GorusMaximusHeuristic",
+    # ISMCTS iterations per level, measured to answer within 1 s a move (docs/agents.md)
+    search={
+        "easy": SearchBudget(300),
+        "medium": SearchBudget(400),
+        "hard": SearchBudget(500),
+    },
+    analysis=".analysis:PROFILE",
+    interop=".interop:SPEC",
+    page_data=".page:page_data",
+    page_script="page.js",
+    terminal=".terminal:ADAPTER",
+    order=1,
+)

@@ -53,6 +53,6 @@ export function saveName(name) { try { localStorage.setItem("ludus-name", name);
 export async function gameModule(name) {
   const pages = await api("/api/pages");
   const info = pages[name] || { page: false, data: {} };
-  const mod = info.page ? await import(`/static/games/${name}.js`) : await import("/static/games/generic.js");
+  const mod = info.page ? await import(`/games/${encodeURIComponent(name)}/page.js`) : await import("/static/games/generic.js");
   return { mod, data: info.data || {} };
 }

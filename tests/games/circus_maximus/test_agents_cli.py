@@ -8,7 +8,6 @@ import pytest
 from rich.console import Console
 
 from ludus.agents.base import make_agent
-from ludus.agents.heuristics.circus_maximus import CircusMaximusHeuristic
 from ludus.cli import play as play_module
 from ludus.cli.adapters import get_adapter
 from ludus.cli.main import build_parser, main
@@ -16,6 +15,7 @@ from ludus.core import records
 from ludus.games import get_game
 from ludus.games.circus_maximus.actions import Pass, Place
 from ludus.games.circus_maximus.game import GAME
+from ludus.games.circus_maximus.heuristic import CircusMaximusHeuristic
 
 from .helpers import all_pass, at_circus_sale, deal, give_favour, new, play
 

@@ -15,11 +15,10 @@ from typing import Any
 import pytest
 
 from ludus.agents.base import Agent
-from ludus.agents.heuristics import circus_maximus as fast
-from ludus.agents.heuristics.circus_maximus import EFFECT_VALUE, START_CARD_VALUE, CircusMaximusHeuristic
 from ludus.core.bits import iter_bits
 from ludus.core.game import CHANCE, Action, SeatView
 from ludus.core.rng import Rng
+from ludus.games.circus_maximus import heuristic as fast
 from ludus.games.circus_maximus.actions import (
     LINE_KEYS,
     Done,
@@ -38,6 +37,7 @@ from ludus.games.circus_maximus.actions import (
 )
 from ludus.games.circus_maximus.data import FAVOUR_KEYS, VENUE_KEYS
 from ludus.games.circus_maximus.game import GAME, PHASE_NAMES, CircusMaximusObservation
+from ludus.games.circus_maximus.heuristic import EFFECT_VALUE, START_CARD_VALUE, CircusMaximusHeuristic
 
 SETUPS = [(3, False), (3, True), (4, False), (4, True), (5, False), (5, True)]
 

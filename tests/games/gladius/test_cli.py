@@ -10,11 +10,11 @@ from rich.console import Console
 
 from ludus.cli import play as play_module
 from ludus.cli.adapters import get_adapter
-from ludus.cli.adapters.gladius import ADAPTER
 from ludus.cli.main import build_parser, main
 from ludus.core import records
 from ludus.games import get_game
 from ludus.games.gladius.game import GAME, NO_ATTACK, NO_DEFENCE, Attack, Defend, Discard
+from ludus.games.gladius.terminal import ADAPTER
 
 from .helpers import DUCK, NET, SHIELD_BLOCK, SS, TRIDENT, WILD, position
 from .test_cards import HOPLOMACHUS, TYPES

@@ -11,7 +11,6 @@ from math import comb
 
 import pytest
 
-from ludus.agents.heuristics.gladius import GladiusHeuristic
 from ludus.core.bits import iter_bits, nth_bit
 from ludus.core.errors import IllegalAction
 from ludus.core.game import CHANCE, SeatView, State
@@ -28,6 +27,7 @@ from ludus.games.gladius.game import (
     _nth_card,
     position_to_state,
 )
+from ludus.games.gladius.heuristic import GladiusHeuristic
 
 MODES = [
     {"fighter1": "retiarius", "fighter2": "secutor"},

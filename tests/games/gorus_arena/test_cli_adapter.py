@@ -63,7 +63,7 @@ def test_render_shows_the_own_hand_but_only_counts_for_rivals():
 
 
 def test_every_phase_renders_in_a_whole_bot_game():
-    from ludus.agents.heuristics.gorus_arena import GorusArenaHeuristic
+    from ludus.games.gorus_arena.heuristic import GorusArenaHeuristic
 
     adapter = get_adapter("gorus-arena")
     state = GAME.new_initial_state({"players": 4, "free_plan": True}, seed=8)

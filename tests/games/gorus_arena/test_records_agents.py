@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from ludus.agents.base import RandomAgent, make_agent
-from ludus.agents.heuristics.gorus_arena import GorusArenaHeuristic
 from ludus.core import records
 from ludus.core.errors import RecordError
 from ludus.core.game import CHANCE
@@ -21,6 +20,7 @@ from ludus.games.gorus_arena.game import (
     Draw,
     MarketDraw,
 )
+from ludus.games.gorus_arena.heuristic import GorusArenaHeuristic
 
 
 def bot_game(opts: dict, seed: int | None, agents=None):

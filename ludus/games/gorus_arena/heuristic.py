@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...core.agent import Agent
 from ...core.game import Action, SeatView
-from ...games.gorus_arena.cards import ACTIONS, DEFENCE, KEY, KIND_BY_KEY, POINTS, STRENGTH, CardKind
-from ...games.gorus_arena.game import COINS_PER_POINT, INCOME, Attack, GorusArenaObservation, Income, Place, Recruit
-from ..base import Agent
+from .cards import ACTIONS, DEFENCE, KEY, KIND_BY_KEY, POINTS, STRENGTH, CardKind
+from .game import COINS_PER_POINT, INCOME, Attack, GorusArenaObservation, Income, Place, Recruit
 
 NOISE = 0.3
 """Random jitter added to move values, so that two copies of the bot do not mirror each other."""

@@ -15,11 +15,11 @@ from functools import lru_cache
 from math import comb
 from typing import Any
 
+from ...core.agent import Agent
 from ...core.game import Action, SeatView
 from ...core.memo import derived
-from ...games.gladius.cards import Card
-from ...games.gladius.game import Attack, Defend, Discard, GladiusObservation, GladiusOptions, Setup
-from ..base import Agent
+from .cards import Card
+from .game import Attack, Defend, Discard, GladiusObservation, GladiusOptions, Setup
 
 
 def p_holds_any(hits_known: int, pool_hits: int, pool_size: int, draws: int) -> float:

@@ -10,9 +10,9 @@ from rich.table import Table
 from rich.text import Text
 
 from ...core.game import Action, Game, SeatView
-from ...games.gorus_maximus.cards import RANKS_PER_SCHOOL, SCHOOLS, card_label
-from ...games.gorus_maximus.game import CONTENDER, GorusObservation, Play, Reveal
-from ..adapter import CliAdapter
+from ...core.terminal import TerminalAdapter
+from .cards import RANKS_PER_SCHOOL, SCHOOLS, card_label
+from .game import CONTENDER, GorusObservation, Play, Reveal
 
 STYLE = {"blue": "bold blue", "brown": "bold rgb(160,100,50)", "green": "bold green",
          "pink": "bold magenta", "yellow": "bold yellow"}
@@ -46,7 +46,7 @@ def bout_text(bout: tuple[tuple[int, int], ...], names: list[str]) -> Text:
     return out or Text("(empty)", style="dim")
 
 
-class GorusMaximusAdapter(CliAdapter):
+class GorusMaximusAdapter(TerminalAdapter):
     game_name = "gorus-maximus"
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:

@@ -21,9 +21,10 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from ...core.agent import Agent
 from ...core.game import Action, SeatView
 from ...core.memo import derived
-from ...games.circus_maximus.actions import (
+from .actions import (
     LINE_KEYS,
     Done,
     Pass,
@@ -39,9 +40,8 @@ from ...games.circus_maximus.actions import (
     TakeStart,
     TakeTicket,
 )
-from ...games.circus_maximus.data import FAVOUR_KEYS, VENUE_KEYS, CardData
-from ...games.circus_maximus.game import CircusMaximusObservation
-from ..base import Agent
+from .data import FAVOUR_KEYS, VENUE_KEYS, CardData
+from .game import CircusMaximusObservation
 
 # What a favour's effect is worth to this bot, on top of the coins printed on it.
 EFFECT_VALUE = {

@@ -12,8 +12,9 @@ from rich.text import Text
 
 from ...core.errors import LudusError
 from ...core.game import Action, SeatView
-from ...games.gladius.cards import SHARED_ID, Card
-from ...games.gladius.game import (
+from ...core.terminal import TerminalAdapter
+from .cards import SHARED_ID, Card
+from .game import (
     GAME,
     AdversaryAttack,
     AdversaryDefend,
@@ -29,7 +30,6 @@ from ...games.gladius.game import (
     SkipTurn,
     card_label,
 )
-from ..adapter import CliAdapter
 
 _HELP = "Type a number or a move's name; 'c' lists the deck and what is still unaccounted for."
 
@@ -53,7 +53,7 @@ def card_text(setup: Setup | None, key: str) -> Text:
     return out
 
 
-class GladiusAdapter(CliAdapter):
+class GladiusAdapter(TerminalAdapter):
     game_name = "gladius"
 
     def __init__(self) -> None:

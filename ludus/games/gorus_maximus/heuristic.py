@@ -9,10 +9,10 @@ the players still to come, and what the card itself is worth keeping. It avoids 
 
 from __future__ import annotations
 
+from ...core.agent import Agent
 from ...core.game import Action, SeatView
-from ...games.gorus_maximus.cards import load_cf_table
-from ...games.gorus_maximus.game import CONTENDER, GorusObservation, Play
-from ..base import Agent
+from .cards import load_cf_table
+from .game import CONTENDER, GorusObservation, Play
 
 
 class GorusMaximusHeuristic(Agent):

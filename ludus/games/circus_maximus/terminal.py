@@ -10,7 +10,8 @@ from rich.table import Table
 from rich.text import Text
 
 from ...core.game import Action, Game, SeatView
-from ...games.circus_maximus.actions import (
+from ...core.terminal import TerminalAdapter
+from .actions import (
     LINE_KEYS,
     LINE_NAMES,
     DrawFavour,
@@ -22,9 +23,8 @@ from ...games.circus_maximus.actions import (
     favour_name,
     visitor_name,
 )
-from ...games.circus_maximus.data import VENUE_KEYS, CardData, ticket_key_name
-from ...games.circus_maximus.game import GAME, CircusMaximusObservation
-from ..adapter import CliAdapter
+from .data import VENUE_KEYS, CardData, ticket_key_name
+from .game import GAME, CircusMaximusObservation
 
 SEAT_STYLES = ("bold yellow", "bold red", "bold blue", "bold green", "bold magenta")
 
@@ -40,7 +40,7 @@ def trader_text(seat: int, rank: int, eff: int, names: list[str], current: bool 
     return Text(label, style=style)
 
 
-class CircusMaximusAdapter(CliAdapter):
+class CircusMaximusAdapter(TerminalAdapter):
     game_name = "circus-maximus"
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:

@@ -1,9 +1,10 @@
 """What each game gives the terminal client: its flags and how to draw a seat's view.
 
-The generic loop in :mod:`ludus.cli.play` knows no game. A game's adapter (one module in
-``ludus/cli/adapters/``) adds its own command-line flags, turns them into options, and
-renders a :class:`~ludus.core.game.SeatView` with rich. It only ever receives views, so
-the terminal cannot show what the seat may not see.
+The generic loop in :mod:`ludus.cli.play` knows no game. A game's adapter (``terminal.py``
+in its package, named by its plugin) adds its own command-line flags, turns them into
+options, and renders a :class:`~ludus.core.game.SeatView` with rich. It only ever receives
+views, so the terminal cannot show what the seat may not see. It lives in ``core`` because
+drawing belongs beside the rules (as in python-chess), and rich is a core dependency.
 """
 
 from __future__ import annotations
@@ -13,10 +14,12 @@ from typing import Any
 
 from rich.console import Console
 
-from ..core.game import Action, Game, SeatView
+from .game import Action, Game, SeatView
+
+__all__ = ["TerminalAdapter"]
 
 
-class CliAdapter:
+class TerminalAdapter:
     """Defaults that work for any game; adapters override what they need."""
 
     game_name: str = ""

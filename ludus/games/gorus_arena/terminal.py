@@ -15,7 +15,8 @@ from rich.table import Table
 from rich.text import Text
 
 from ...core.game import Action, Game, SeatView
-from ...games.gorus_arena.cards import (
+from ...core.terminal import TerminalAdapter
+from .cards import (
     ACTIONS,
     CARD,
     DEFENCE,
@@ -27,7 +28,7 @@ from ...games.gorus_arena.cards import (
     STRENGTH,
     kinds_in,
 )
-from ...games.gorus_arena.game import (
+from .game import (
     COINS_PER_POINT,
     Draw,
     GorusArenaObservation,
@@ -35,8 +36,7 @@ from ...games.gorus_arena.game import (
     Pass,
     Recruit,
 )
-from ...games.gorus_arena.options import AUCTIONS
-from ..adapter import CliAdapter
+from .options import AUCTIONS
 
 ACTION_STYLE = {"attack": "red", "defence": "blue", "recruit": "magenta", "income": "yellow"}
 PHASE_TEXT = {"plan": "planning", "exec": "execution", "draw": "drawing", "over": "game over"}
@@ -90,7 +90,7 @@ def kind_counts(cards: tuple[int, ...]) -> str:
     return ", ".join(counts) or "—"
 
 
-class GorusArenaAdapter(CliAdapter):
+class GorusArenaAdapter(TerminalAdapter):
     game_name = "gorus-arena"
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:

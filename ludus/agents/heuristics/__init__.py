@@ -1,1 +1,0 @@
-"""Game-specific heuristic agents, one module per game."""

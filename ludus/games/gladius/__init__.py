@@ -1,0 +1,28 @@
+"""Gladius: a two-fighter duel of attack and defence cards, or solo against a rule-driven opponent.
+
+Everything the rest of Ludus needs from this game is declared in :data:`PLUGIN` below
+(see :mod:`ludus.core.plugin`); the parts are loaded only by the layer that uses them.
+"""
+
+from ...core.plugin import GamePlugin, SearchBudget
+
+__all__ = ["PLUGIN"]
+
+PLUGIN = GamePlugin(
+    name="gladius",
+    package=__name__,
+    game=".game:GAME",
+    heuristic=".heuristic:GladiusHeuristic",
+    # ISMCTS iterations per level, measured to answer within 1 s a move (docs/agents.md)
+    search={
+        "easy": SearchBudget.flat_paired(60),
+        "medium": SearchBudget.flat_paired(120),
+        "hard": SearchBudget.flat_paired(170),
+    },
+    analysis=".analysis:PROFILE",
+    interop=".interop:SPEC",
+    page_data=".page:page_data",
+    page_script="page.js",
+    terminal=".terminal:ADAPTER",
+    order=2,
+)

@@ -1,0 +1,21 @@
+"""The data Gladius's page script needs (names, colours, rules tables), read from the same
+data files as the engine so that the page and the rules cannot drift apart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import builtin_catalogue
+
+
+def page_data() -> dict[str, Any]:
+    """JSON for ``page.js`` (served with the game's page, see ``ludus.web.pages``)."""
+    cat = builtin_catalogue()
+    cards = {}
+    fighters = {}
+    for card_set in (cat.shared, *cat.fighters.values()):
+        if card_set is not cat.shared:
+            fighters[card_set.id] = {"name": card_set.name, "hit_points": card_set.hit_points}
+        for c in card_set.cards:
+            cards[c.key] = {"name": c.name, "type": c.type, "effect": c.effect()}
+    return {"cards": cards, "fighters": fighters}

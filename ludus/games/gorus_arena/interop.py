@@ -1,0 +1,33 @@
+"""Gorus Arena for the interop bridges: every player action and chance outcome, as JSON, and
+bounds on the length of a game (see :class:`ludus.core.plugin.InteropSpec`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.plugin import InteropSpec
+
+Json = Any
+
+
+def _actions(o: Any) -> tuple[list[Json], list[Json]]:
+    from .cards import KINDS, NUM_CARDS
+
+    player: list[Json] = [{"do": "place", "card": k.key} for k in KINDS]
+    player += [{"do": "done"}, {"do": "income"}, {"do": "pass"}]
+    player += [{"do": "recruit", "card": k.key} for k in KINDS]
+    player += [{"do": "attack", "target": c} for c in range(NUM_CARDS)]
+    chance: list[Json] = [{"do": "draw", "seat": s, "card": c} for s in range(o.players) for c in range(NUM_CARDS)]
+    chance += [{"do": "market-draw", "seat": s, "card": c} for s in range(o.players) for c in range(NUM_CARDS)]
+    return player, chance
+
+
+def _length(o: Any) -> tuple[int, int]:
+    """A round gives each seat at most a full plan plus ``done`` and one decision per planned
+    card; chance per round and seat at most its draw and a market draw."""
+    from .game import DRAW_COUNT, MARKET_DRAW, PLAN_SIZE
+
+    return o.rounds * o.players * (2 * PLAN_SIZE + 1), o.rounds * o.players * (DRAW_COUNT + MARKET_DRAW)
+
+
+SPEC = InteropSpec(_actions, _length)

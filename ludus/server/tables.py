@@ -1,0 +1,336 @@
+"""Table lifecycle and the lobby: which tables exist, and how they come and go.
+
+:class:`TableRegistry` owns a table's existence rather than its play: the player tokens
+(signed with the server's secret), creating tables within the configured limits (game,
+options, seats, clock, creation rate, live-table cap), rebuilding them from their stored
+records at start-up or on first use, the lobby list, remembering the last finished tables,
+rematches, and expiring the open tables nobody joined. The live tables themselves are the
+hub's ``tables``; seats and play are :mod:`.seats` and :mod:`.turns`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import hmac
+import logging
+import math
+import secrets
+import time
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any
+
+from ..core.errors import IllegalAction, InvalidOptions, LudusError, RecordError
+from ..core.game import Game
+from ..core.options import OptionInfo, options_to_json
+from ..games import game_names, get_game
+from . import store as ops
+from .bots import bot_kinds, default_bot
+from .db import server_secret
+from .live import Seat, Table, hash_token, table_gone
+from .protocol import KeyedRateLimit, ProtocolError, clean_name
+from .store import TableData
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+log = logging.getLogger("ludus.server")
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+
+
+MAX_CLOCK = 3600
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+class RateLimited(ProtocolError):
+    """A ``rate_limited`` refusal that says when to try again (HTTP 429 with Retry-After)."""
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__("rate_limited", message)
+        self.retry_after = max(1, math.ceil(retry_after))
+
+
+def is_file_option(info: OptionInfo) -> bool:
+    """Whether an option names files on the host (a custom card table, card sets...).
+
+    Players must not make the server read its own files, so such options are left out of
+    the lobby and refused. Each game declares them (``option(..., host_path=True)``).
+    """
+    return info.host_path
+
+
+def server_options(game: Game) -> list[dict[str, Any]]:
+    """The options a lobby may set (those naming host files are left out)."""
+    return [info.to_json() for info in game.describe_options() if not is_file_option(info)]
+
+
+def check_options(game: Game, values: Any) -> Any:
+    """Parse lobby options, refusing the ones that would make the server read a file."""
+    if values is None:
+        values = {}
+    if not isinstance(values, dict):
+        raise ProtocolError("bad_options", "options must be an object")
+    file_options = {info.name: info for info in game.describe_options() if is_file_option(info)}
+    for key, value in values.items():
+        info = file_options.get(str(key).replace("-", "_"))
+        if info is not None and value != info.default:
+            raise ProtocolError("bad_options", f"option {key!r} names a file; this server does not read files "
+                                               "chosen by players")
+    try:
+        return game.parse_options(values)
+    except InvalidOptions as exc:
+        raise ProtocolError("bad_options", str(exc)) from None
+
+
+class TableRegistry:
+    """Creating, finding, listing and expiring the hub's tables; the tokens that seat players at them."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        config = hub.config
+        self.secret: bytes | None = None
+        self.finished: OrderedDict[str, None] = OrderedDict()  # the last finished tables kept live, oldest first
+        self.create_by_client = KeyedRateLimit(config.create_per_minute_client, config.create_burst_client)
+        self.create_by_address = KeyedRateLimit(config.create_per_minute_address, config.create_burst_address)
+        self.sweeper: asyncio.Task | None = None
+
+    # ----------------------------------------------------------------- start-up
+    async def resume(self) -> None:
+        """Load the secret, bring back every unfinished table, and start the expiry sweep."""
+        hub = self.hub
+        assert hub.store is not None
+        self.secret = await hub.db(server_secret, hub.store.engine)
+        rows, expired = await hub.db(hub.store.load_live, hub.config.open_table_ttl)
+        if expired:
+            log.info("%d open table(s) expired while the server was down", expired)
+        for data, age in rows:
+            try:
+                table = self.build(data)
+            except (LudusError, KeyError, ValueError) as exc:
+                log.error("table %s cannot be resumed: %s", data.code, exc)
+                continue
+            table.touched = time.monotonic() - age
+            hub.tables[table.code] = table
+            for seat in table.seats:  # nobody is connected yet: give each a chance to come back
+                hub.seating.start_grace(table, seat.index)
+            hub.turns.schedule(table)
+        log.info("resumed %d unfinished table(s)", len(hub.tables))
+        self.sweeper = hub.spawn(self._sweep(), "expiry sweep")
+
+    # ----------------------------------------------------------------- player tokens
+    def _mac(self, rand: str) -> str:
+        assert self.secret is not None
+        return _b64(hmac.new(self.secret, rand.encode("ascii"), hashlib.sha256).digest())
+
+    def issue_token(self) -> str:
+        """A new player token: 256 random bits and the server's signature over them."""
+        rand = secrets.token_urlsafe(32)
+        return f"{rand}.{self._mac(rand)}"
+
+    def valid_token(self, token: str | None) -> bool:
+        """Whether this server (or another one on the same database) issued ``token``."""
+        if not token or self.secret is None or len(token) > 128 or token.count(".") != 1:
+            return False
+        rand, mac = token.split(".")
+        if len(rand) < 43 or not rand.isascii() or not mac.isascii():
+            return False
+        return hmac.compare_digest(mac.encode("ascii"), self._mac(rand).encode("ascii"))
+
+    def build(self, data: TableData) -> Table:
+        """A live table from its stored record, replaying every action through the rules."""
+        game = get_game(data.game)
+        options = game.parse_options(data.options)
+        state = game.new_initial_state(options, seed=data.seed)
+        n = game.num_seats(options)
+        seats = [Seat(s.seat, s.kind, s.bot, s.name, s.token_hash, s.away) for s in data.seats]
+        if len(seats) != n:
+            raise RecordError(f"table {data.code} has {len(seats)} seats but its game needs {n}")
+        table = Table(code=data.code, game=game, options_json=data.options, seed=data.seed, status=data.status,
+                      clock_seconds=data.clock_seconds, listed=data.listed, seats=seats, state=state,
+                      moves=[0] * n, rematch_of=data.rematch_of, rematch_code=data.rematch_code)
+        for i, (seat, raw, by_bot) in enumerate(data.actions):
+            try:
+                table.apply_recorded(seat, raw, by_bot)
+            except (IllegalAction, RecordError) as exc:
+                raise RecordError(f"table {data.code}: stored action {i + 1} does not replay: {exc}") from exc
+        return table
+
+    # ----------------------------------------------------------------- lookups
+    async def get(self, code: str) -> Table:
+        tables = self.hub.tables
+        code = code.strip().upper()
+        table = tables.get(code)
+        if table is not None:
+            if code in self.finished:
+                self.finished.move_to_end(code)
+            return table
+        if not code or len(code) > 16 or any(ch not in CODE_ALPHABET for ch in code):
+            raise ProtocolError("no_table", f"there is no table {code!r}")
+        store = self.hub.store
+        assert store is not None
+        data = await self.hub.db(store.load_table, code)
+        if data is None:
+            raise ProtocolError("no_table", f"there is no table {code!r}")
+        if data.status == "expired":
+            raise table_gone(code)
+        table = tables.get(code) or self.build(data)
+        tables[code] = table
+        if table.status == "finished":
+            self.remember_finished(table)
+        return table
+
+    def lobby(self) -> list[dict[str, Any]]:
+        live = [t for t in self.hub.tables.values() if t.listed and t.status in ("open", "playing")]
+        live.sort(key=lambda t: (t.status != "open", t.code))
+        return [t.public() for t in live[:200]]
+
+    def remember_finished(self, table: Table) -> None:
+        """Keep the newest ``keep_finished`` finished tables live; drop older ones nobody is watching."""
+        tables = self.hub.tables
+        self.finished[table.code] = None
+        self.finished.move_to_end(table.code)
+        while len(self.finished) > self.hub.config.keep_finished:
+            old, _ = self.finished.popitem(last=False)
+            stale = tables.get(old)
+            if stale is not None and not stale.conns:
+                del tables[old]
+
+    # ----------------------------------------------------------------- creating
+    async def create(self, game_name: str, options: Any, seats: list[dict[str, Any]], clock: int | None,
+                     listed: bool, token: str | None, name: str | None, rematch_of: Table | None = None,
+                     address: str | None = None) -> Table:
+        """A new table. ``address`` (the client's) and ``token`` are rate limited; rematches are not."""
+        hub = self.hub
+        if game_name not in game_names():
+            raise ProtocolError("bad_game", f"unknown game {game_name!r}; games here: {', '.join(game_names())}")
+        game = get_game(game_name)
+        opts = check_options(game, options)
+        n = game.num_seats(opts)
+        if len(seats) != n:
+            raise ProtocolError("bad_seats", f"these options make a {n}-seat game, but {len(seats)} seat(s) were given")
+        kinds = bot_kinds(game, offered=False)
+        seat_objs: list[Seat] = []
+        for i, spec in enumerate(seats):
+            kind = spec.get("kind")
+            bot = spec.get("bot") or default_bot(game)
+            if kind not in ("human", "bot"):
+                raise ProtocolError("bad_seats", f"seat {i + 1}: kind must be 'human' or 'bot'")
+            if bot not in kinds:
+                raise ProtocolError("bad_seats", f"seat {i + 1}: unknown bot {bot!r}; bots for {game.title}: "
+                                                 + ", ".join(bot_kinds(game)))
+            seat_objs.append(Seat(i, kind, bot))
+        low = hub.config.min_clock
+        if clock is not None and not low <= clock <= MAX_CLOCK:
+            raise ProtocolError("bad_clock", f"the turn clock must be {low} to {MAX_CLOCK} seconds per move, or off")
+        if rematch_of is None:
+            self._limit_creation(token, address)
+        live = sum(1 for t in hub.tables.values() if t.status in ("open", "playing"))
+        if live >= hub.config.max_live_tables:
+            raise ProtocolError("busy", "this server has too many tables in play; try again later")
+        humans = [s for s in seat_objs if s.kind == "human"]
+        if rematch_of is not None:
+            for s in seat_objs:
+                old = rematch_of.seats[s.index]
+                s.name, s.token_hash = old.name, old.token_hash
+        elif name is not None and humans:
+            if token is None:
+                raise ProtocolError("no_token", "a player token is needed to take a seat")
+            humans[0].name, humans[0].token_hash = clean_name(name), hash_token(token)
+        status = "playing" if all(s.token_hash for s in humans) else "open"
+        seed = secrets.randbits(63)
+        state = game.new_initial_state(opts, seed=seed)
+        code = self._new_code()
+        table = Table(code=code, game=game, options_json=options_to_json(opts), seed=seed, status=status,
+                      clock_seconds=clock, listed=listed, seats=seat_objs, state=state, moves=[0] * n,
+                      rematch_of=rematch_of.code if rematch_of else None)
+        assert hub.store is not None
+        await hub.write(ops.create_table(TableData(
+            code=code, game=game.name, options=table.options_json, seed=seed, status=status, clock_seconds=clock,
+            listed=listed, seats=[s.data() for s in seat_objs], rematch_of=table.rematch_of)))
+        hub.tables[code] = table
+        log.info("table %s created: %s, %d seat(s)", code, game.name, n)
+        if status == "playing":
+            for s in humans:
+                hub.seating.start_grace(table, s.index)
+        hub.turns.schedule(table)
+        return table
+
+    def _limit_creation(self, token: str | None, address: str | None) -> None:
+        """Token buckets per browser and per address; both must allow it, then both are charged."""
+        now = time.monotonic()
+        cfg = self.hub.config
+        checks = []
+        if token is not None:
+            checks.append((self.create_by_client, hash_token(token), cfg.create_per_minute_client,
+                           cfg.create_burst_client, "you are"))
+        if address is not None:
+            checks.append((self.create_by_address, address, cfg.create_per_minute_address,
+                           cfg.create_burst_address, "your network address is"))
+        for limit, key, rate, burst, who in checks:
+            wait = limit.wait(key, now)
+            if wait > 0:
+                raise RateLimited(f"{who} creating tables too fast (at most {burst} at once, then {rate:g} a minute); "
+                                  f"please try again in {max(1, math.ceil(wait))} seconds", wait)
+        for limit, key, *_ in checks:
+            limit.take(key, now)
+
+    def _new_code(self) -> str:
+        while True:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if code not in self.hub.tables:
+                return code
+
+    async def rematch(self, table: Table, token: str | None) -> Table:
+        if table.seat_of(token) is None:
+            raise ProtocolError("not_seated", "only the players of this table can ask for a rematch")
+        async with table.lock:
+            if table.status != "finished":
+                raise ProtocolError("not_finished", "a rematch can start once this game is over")
+            if table.rematch_code:
+                return await self.get(table.rematch_code)
+            seats = [{"kind": s.kind, "bot": s.bot} for s in table.seats]
+            new = await self.create(table.game.name, table.options_json, seats, table.clock_seconds, table.listed,
+                                    None, None, rematch_of=table)
+            table.rematch_code = new.code
+            self.hub.changed(table)
+            return new
+
+    # ----------------------------------------------------------------- expiry of open tables
+    async def _sweep(self) -> None:
+        """Now and then, expire the open tables nobody has joined or left for ``open_table_ttl`` seconds."""
+        hub = self.hub
+        ttl = hub.config.open_table_ttl
+        interval = max(0.05, min(60.0, ttl / 4))
+        while not hub.stopping:
+            await asyncio.sleep(interval)
+            now = time.monotonic()
+            for table in [t for t in hub.tables.values() if t.status == "open" and now - t.touched > ttl]:
+                try:
+                    await self._expire(table)
+                except Exception:  # the sweep goes on; the table is tried again next time
+                    log.exception("could not expire table %s", table.code)
+
+    async def _expire(self, table: Table) -> None:
+        hub = self.hub
+        async with table.lock:
+            if table.status != "open" or time.monotonic() - table.touched <= hub.config.open_table_ttl:
+                return
+            await hub.write(ops.expire_table(table.code))
+            table.status = "expired"
+            if hub.tables.get(table.code) is table:
+                del hub.tables[table.code]
+            hub.turns.cancel_all(table)
+            for handle in table.grace.values():
+                handle.cancel()
+            table.grace.clear()
+            gone = table_gone(table.code)
+            for conn in list(table.conns):
+                conn.push({"type": "error", "id": None, "code": gone.code, "message": gone.message})
+                conn.close(4404, "table expired")
+        log.info("table %s expired: nobody joined within %g s", table.code, hub.config.open_table_ttl)
