@@ -29,8 +29,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ludus.agents.base import Agent, RandomAgent
 from ludus.core.game import Action, SeatView
+from ludus.games.gorus_arena.actions import Attack, Income, Pass, Place, Recruit
 from ludus.games.gorus_arena.cards import KIND_BY_KEY, POINTS
-from ludus.games.gorus_arena.game import GAME, Attack, Income, Pass, Place, Recruit
+from ludus.games.gorus_arena.game import GAME
 from ludus.games.gorus_arena.heuristic import GorusArenaHeuristic, kills
 
 

@@ -54,6 +54,8 @@ from ..core.plugin import SearchBudget
 from ..games import get_plugin
 from .base import Agent, UnknownAgent, make_agent
 
+__all__ = ["GENERIC_LEVELS", "Budget", "ISMCTSAgent", "ISMCTSEasy", "ISMCTSHard", "ISMCTSMedium", "level_budget"]
+
 Budget = SearchBudget
 
 # Levels for games whose plugin sets no budget of its own. A game's plugin sets its own

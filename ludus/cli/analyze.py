@@ -14,6 +14,8 @@ from rich.table import Table
 from ..core.errors import LudusError
 from .tournament import progress_bar
 
+__all__ = ["add_command", "list_scenarios", "run_analyze_command"]
+
 
 def add_command(sub: argparse._SubParsersAction) -> None:
     from ..sim.backends import BACKENDS

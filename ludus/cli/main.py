@@ -13,6 +13,11 @@ from rich.table import Table
 
 from ..core.errors import LudusError
 
+__all__ = [
+    "COMMAND_EXTRAS", "EXTRA_COMMAND_MODULES", "EXTRA_MODULES", "MODULE_EXTRAS", "build_parser", "cmd_games",
+    "cmd_replay", "main", "missing_extra_message",
+]
+
 
 def _seed_arg(text: str) -> int:
     """A --seed value: a whole number that a record can hold (see ludus.core.records)."""
@@ -125,7 +130,7 @@ EXTRA_COMMAND_MODULES = ("ludus.cli.tournament", "ludus.cli.analyze", "ludus.cli
 # missing part is named up front, not met as a traceback after a long run.
 COMMAND_EXTRAS = {"serve": "server", "tournament": "sim", "analyze": "sim"}
 EXTRA_MODULES = {
-    "server": ("fastapi", "pydantic", "uvicorn", "sqlalchemy", "alembic", "platformdirs"),
+    "server": ("fastapi", "uvicorn", "sqlalchemy", "alembic", "platformdirs"),
     "sim": ("openskill", "matplotlib"),
 }
 # Top-level module -> extra, to name the extra when an optional module is missing anyway.

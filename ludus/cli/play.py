@@ -21,6 +21,8 @@ from ..core.game import CHANCE, Game, State
 from ..core.records import record_of
 from ..core.terminal import TerminalAdapter
 
+__all__ = ["QuitGame", "TerminalGame", "build_options", "make_bots", "parse_option_pairs", "parse_seats", "run_play"]
+
 
 class QuitGame(Exception):
     pass

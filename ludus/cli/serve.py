@@ -7,6 +7,8 @@ import logging
 
 from rich.console import Console
 
+__all__ = ["add_command", "run_serve"]
+
 
 def add_command(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("serve", help="play in the browser: start the game server")

@@ -16,6 +16,11 @@ from rich.table import Table
 from ..core.errors import LudusError
 from .play import parse_option_pairs
 
+__all__ = [
+    "add_command", "build_spec", "check_backend", "fmt_ci", "progress_bar", "results_table",
+    "run_tournament_command", "seats_table",
+]
+
 if TYPE_CHECKING:
     from ..sim.stats import Summary
     from ..sim.tournament import TournamentSpec

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+__all__ = ["bits_list", "iter_bits", "mask_of", "nth_bit", "popcount"]
+
 
 def popcount(mask: int) -> int:
     return mask.bit_count()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+__all__ = ["DataError", "IllegalAction", "InvalidOptions", "LudusError", "RecordError"]
+
 
 class LudusError(Exception):
     """Base class of every error the project raises on purpose."""

@@ -23,6 +23,11 @@ from .errors import DataError, IllegalAction, InvalidOptions, RecordError
 from .options import describe_options, options_to_json, parse_options
 from .rng import Rng
 
+__all__ = [
+    "CHANCE", "HIDDEN", "Action", "Game", "Observation", "SeatView", "State", "legal_labels", "play_random",
+    "seat_range_error",
+]
+
 CHANCE = -1
 """The pseudo-seat that acts at chance nodes."""
 

@@ -18,6 +18,8 @@ from typing import Any, TypeVar
 
 from .errors import InvalidOptions
 
+__all__ = ["OptionInfo", "describe_options", "option", "options_to_json", "parse_options"]
+
 T = TypeVar("T")
 
 

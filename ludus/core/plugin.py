@@ -177,6 +177,8 @@ class GamePlugin:
     """Reference to a function returning the JSON data the game's page script needs."""
     page_script: str | None = None
     """File name, inside the package, of the browser page module (an ES module); None: generic page."""
+    page_style: str | None = None
+    """File name, inside the package, of a stylesheet for the page (beside the shared components)."""
     terminal: str | None = None
     """Reference to a ``ludus.core.terminal.TerminalAdapter`` instance for ``ludus play``."""
     order: int = 100
@@ -192,9 +194,11 @@ class GamePlugin:
         for level, budget in self.search.items():
             if not isinstance(budget, SearchBudget):
                 raise PluginError(f"game {self.name!r}: search level {level!r} is not a SearchBudget")
-        if self.page_script is not None and (
-                "/" in self.page_script or "\\" in self.page_script or not self.page_script.endswith(".js")):
-            raise PluginError(f"game {self.name!r}: page_script must be a .js file name in its package")
+        for part, suffix in (("page_script", ".js"), ("page_style", ".css")):
+            value = getattr(self, part)
+            if value is not None and (not isinstance(value, str) or "/" in value or "\\" in value
+                                      or value.startswith(".") or not value.endswith(suffix)):
+                raise PluginError(f"game {self.name!r}: {part} must be a {suffix} file name in its package")
 
     def load(self, part: str) -> Any:
         """The object behind one reference (``"game"`` or one of the optional parts), or None if absent."""
@@ -210,9 +214,16 @@ class GamePlugin:
 
     def page_script_text(self) -> str | None:
         """The page module's source, read from the package's own files."""
-        if self.page_script is None:
+        return self._package_text(self.page_script)
+
+    def page_style_text(self) -> str | None:
+        """The page stylesheet, read from the package's own files."""
+        return self._package_text(self.page_style)
+
+    def _package_text(self, name: str | None) -> str | None:
+        if name is None:
             return None
-        ref = importlib.resources.files(self.package).joinpath(self.page_script)
+        ref = importlib.resources.files(self.package).joinpath(name)
         if not ref.is_file():
-            raise PluginError(f"game {self.name!r}: page script {self.page_script!r} is missing from {self.package}")
+            raise PluginError(f"game {self.name!r}: {name!r} is missing from {self.package}")
         return ref.read_text(encoding="utf-8")

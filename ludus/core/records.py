@@ -21,6 +21,11 @@ from .fields import show as _show
 from .game import CHANCE, Game, State
 from .options import options_to_json
 
+__all__ = [
+    "FORMAT", "MAX_NAME_CHARS", "MAX_RECORD_BYTES", "RESULT_KEYS", "SEED_MAX", "SEED_MIN", "VERSION", "Record",
+    "initial_state", "iter_replay", "load", "loads", "parse_record", "record_of", "replay", "verify_result",
+]
+
 FORMAT = "ludus-record"
 VERSION = 1
 MAX_RECORD_BYTES = 16 * 1024 * 1024

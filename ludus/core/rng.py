@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
+__all__ = ["Rng"]
+
 T = TypeVar("T")
 
 _MASK64 = (1 << 64) - 1

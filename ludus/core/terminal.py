@@ -65,7 +65,9 @@ class TerminalAdapter:
 
     def render_final(self, console: Console, observation: Any, scores: list[float],
                      winners: list[int], seat_names: list[str]) -> None:
+        """The final position as everyone may now see it (e.g. a showdown), then the scores."""
         console.rule("Game over")
+        console.print(observation.to_json())
         for i, name in enumerate(seat_names):
             mark = "  [bold green]winner[/]" if i in winners else ""
             console.print(f"{name}: {scores[i]:g}{mark}")

@@ -49,6 +49,8 @@ def _installed() -> list[GamePlugin]:
         except Exception:
             log.exception("game plugin %r (%s) could not be loaded; skipped", ep.name, ep.value)
             continue
+        if isinstance(plugin, GamePlugin) and plugin.name != ep.name:
+            log.warning("entry point %r names game %r; the game is listed as %r", ep.name, plugin.name, plugin.name)
         found.append(plugin)
     return found
 
@@ -72,6 +74,7 @@ def plugins() -> dict[str, GamePlugin]:
 
 def reload_plugins() -> None:
     """Look for games again (after installing one in a running process, e.g. in tests)."""
+    importlib.invalidate_caches()  # so importlib.metadata sees a distribution installed since start-up
     plugins.cache_clear()
     _game.cache_clear()
 

@@ -27,6 +27,11 @@ from ..core.errors import LudusError
 from ..core.game import CHANCE, Action, Game, State
 from ..core.rng import Rng
 
+__all__ = [
+    "ActionSpace", "Bounds", "InteropError", "acting_seat", "action_key", "build_action_space", "explore_actions",
+    "game_bounds",
+]
+
 
 class InteropError(LudusError):
     """A game cannot be bridged as asked (no enumerator, or an action outside its space)."""

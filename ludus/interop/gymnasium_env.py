@@ -30,6 +30,8 @@ from ..games import get_game
 from .action_space import acting_seat, build_action_space
 from .specs import encoder_for
 
+__all__ = ["LudusSingleAgentEnv"]
+
 
 class LudusSingleAgentEnv(gymnasium.Env):
     """``LudusSingleAgentEnv("gladius", opponents="heuristic")``: play seat ``seat`` against bots."""

@@ -43,6 +43,11 @@ from .action_space import ActionSpace, Bounds, acting_seat, build_action_space, 
 from .encoding import ObservationEncoder
 from .specs import encoder_for
 
+__all__ = [
+    "PREFIX", "REGISTERED", "SKIPPED", "TERMINAL", "Bridge", "LudusGame", "LudusObserver", "LudusState",
+    "bridge_for", "game_type", "load", "openspiel_name", "register", "register_all",
+]
+
 PREFIX = "ludus_"
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 

@@ -26,6 +26,8 @@ from ..games import get_game
 from .action_space import acting_seat, build_action_space
 from .specs import encoder_for
 
+__all__ = ["LudusAECEnv", "agent_name", "env", "settle_chance"]
+
 
 def agent_name(seat: int) -> str:
     return f"player_{seat}"

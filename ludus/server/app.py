@@ -36,6 +36,12 @@ from .config import ServerConfig
 from .hub import Connection, Hub, RateLimited, Table, dumps, server_options
 from .protocol import ProtocolError, RateLimit, check_json_value, parse_message
 
+__all__ = [
+    "BODY_DEPTH", "COOKIE", "HTTP_CODES", "HTTP_WORDS", "STATE_CHANGING", "STATUS_OF", "UVICORN_SETTINGS",
+    "BodyLimit", "Checked", "CreateTable", "JoinTable", "OptionsCheck", "RequestGuard", "SeatSpec", "create_app",
+    "error_body", "host_allowed", "json_body", "same_origin", "send_error",
+]
+
 log = logging.getLogger("ludus.server")
 COOKIE = "ludus_player"
 UVICORN_SETTINGS: dict[str, Any] = {

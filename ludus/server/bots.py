@@ -16,6 +16,8 @@ from typing import Any
 from ..agents.base import EXTRA_AGENTS, Agent, has_heuristic, make_agent
 from ..core.game import Action, Game, SeatView
 
+__all__ = ["BotRunner", "bot_kinds", "can_search", "default_bot"]
+
 
 def can_search(game: Game) -> bool:
     """Search bots need the game to sample hidden information (``Game.sample_state``)."""

@@ -6,6 +6,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+__all__ = ["ServerConfig", "default_database_url"]
+
 
 def default_database_url() -> str:
     """``LUDUS_DATABASE`` if set, else a SQLite file in the user's data directory (no setup needed)."""

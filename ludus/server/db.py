@@ -32,6 +32,11 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from ..core.errors import LudusError
 
+__all__ = [
+    "MIGRATIONS", "TOKEN_SECRET", "ActionRow", "Base", "DatabaseError", "SeatRow", "SettingRow", "TableRow",
+    "check_database", "make_engine", "migrate", "normalize_url", "server_secret", "utcnow",
+]
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 

@@ -24,6 +24,8 @@ from .protocol import ProtocolError, RateLimit
 from .store import SeatData
 from .views import ViewerLog
 
+__all__ = ["Connection", "PendingMove", "Seat", "Table", "hash_token", "table_gone"]
+
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()

@@ -12,6 +12,11 @@ from typing import Any
 
 from ..core.errors import LudusError
 
+__all__ = [
+    "MAX_DEPTH", "MAX_ID", "MAX_NAME", "MESSAGE_TYPES", "KeyedRateLimit", "ProtocolError", "RateLimit", "check_id",
+    "check_json_value", "clean_name", "dumps", "parse_message",
+]
+
 MAX_NAME = 24
 MESSAGE_TYPES = {
     "act": {"action": True, "moves": True, "id": False},

@@ -15,6 +15,8 @@ from .live import Table
 from .protocol import ProtocolError
 from .views import viewer_record
 
+__all__ = ["record_for", "replay_frames"]
+
 
 def record_for(table: Table, viewer: int | None) -> dict[str, Any]:
     """The full record once the game is over; before that, only what ``viewer`` has seen."""

@@ -17,6 +17,8 @@ from . import store as ops
 from .live import Connection, Seat, Table, hash_token, table_gone
 from .protocol import ProtocolError, clean_name
 
+__all__ = ["Seating"]
+
 if TYPE_CHECKING:
     from .hub import Hub
 

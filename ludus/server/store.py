@@ -34,6 +34,11 @@ from sqlalchemy.exc import DBAPIError
 
 from .db import ActionRow, SeatRow, TableRow, make_engine, migrate, utcnow
 
+__all__ = [
+    "MAX_GROUP", "OutcomeUnknown", "SeatData", "Store", "TableData", "Write", "WriteFailed", "Writer",
+    "append_action", "check_applied", "create_table", "expire_table", "update_seat",
+]
+
 log = logging.getLogger("ludus.server")
 MAX_GROUP = 256
 

@@ -32,6 +32,11 @@ from .live import Seat, Table, hash_token, table_gone
 from .protocol import KeyedRateLimit, ProtocolError, clean_name
 from .store import TableData
 
+__all__ = [
+    "CODE_ALPHABET", "CODE_LENGTH", "MAX_CLOCK", "RateLimited", "TableRegistry", "check_options", "is_file_option",
+    "server_options",
+]
+
 if TYPE_CHECKING:
     from .hub import Hub
 

@@ -22,6 +22,8 @@ from . import store as ops
 from .live import PendingMove, Seat, Table
 from .protocol import ProtocolError
 
+__all__ = ["UNCONFIRMED", "Turns"]
+
 if TYPE_CHECKING:
     from .hub import Hub
 

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.game import CHANCE, HIDDEN, Action, State
 
+__all__ = ["ViewerLog", "history_entries", "history_entry", "seat_payload", "view_for", "viewer_record"]
+
 if TYPE_CHECKING:
     from .live import Connection, Table
 

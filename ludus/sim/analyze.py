@@ -28,6 +28,11 @@ from .scenarios import SOLO, Scenario, profile, scenarios_for, sides_of
 from .stats import Tally
 from .tournament import GameResult, TournamentSpec, make_spec
 
+__all__ = [
+    "Analysis", "AnalysisError", "Block", "ScenarioResult", "analyze", "balance_rows", "default_agent", "game_rows",
+    "plan", "render_html", "render_markdown", "report_blocks", "scenario_seed", "select_scenarios", "write_report",
+]
+
 
 class AnalysisError(LudusError):
     """An analysis that cannot be set up (unknown scenario, no games)."""

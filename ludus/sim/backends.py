@@ -17,6 +17,10 @@ from typing import Any
 from ..core.errors import LudusError
 from .tournament import GameResult, TournamentSpec, play_chunk
 
+__all__ = [
+    "BACKENDS", "BackendError", "Progress", "Task", "default_workers", "import_ray", "run_specs", "run_tournament",
+]
+
 BACKENDS = ("process", "ray")
 
 Progress = Callable[[int], None]

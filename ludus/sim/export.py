@@ -17,6 +17,11 @@ from ..core.records import parse_record
 from .stats import Summary
 from .tournament import GameResult, TournamentSpec
 
+__all__ = [
+    "ANY_AGENT", "ExportError", "Row", "export_tournament", "game_rows", "rating_rows", "result_rows", "seat_rows",
+    "summary_rows", "write_csv", "write_parquet",
+]
+
 Row = dict[str, Any]
 
 

@@ -16,6 +16,12 @@ from matplotlib.figure import Figure
 
 from .stats import Summary, Tally
 
+__all__ = [
+    "DPI", "interval_bars", "new_figure", "plot_analysis", "plot_length", "plot_ratings", "plot_score_boxes",
+    "plot_scores", "plot_seat_advantage", "plot_tournament", "plot_win_rates", "plot_win_shares", "save",
+    "score_histogram",
+]
+
 if TYPE_CHECKING:
     from .analyze import Analysis
 

@@ -18,6 +18,8 @@ from typing import Any
 
 from .tournament import GameResult
 
+__all__ = ["Z95", "Rating", "Ratings", "Summary", "Tally", "rate", "summarize", "wilson"]
+
 Z95 = 1.959963984540054
 
 

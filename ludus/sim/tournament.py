@@ -21,6 +21,11 @@ from ..core.rng import Rng
 from ..games import get_game
 from .scenarios import game_metrics
 
+__all__ = [
+    "DEFAULT_MAX_DECISIONS", "GameResult", "TournamentError", "TournamentSpec", "agent_labels", "agent_seed",
+    "game_seed", "make_spec", "parse_agents", "play_chunk", "play_game", "seating",
+]
+
 _GAMMA = 0x9E3779B97F4A7C15
 _MASK64 = (1 << 64) - 1
 _AGENT_SALT = 0xA6E17_5EED

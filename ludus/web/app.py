@@ -12,7 +12,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..server.app import create_app
 from ..server.config import ServerConfig
-from .pages import page_script, pages
+from .pages import page_file, pages
+
+__all__ = ["CSP", "HEADERS", "STATIC", "SecurityHeaders", "create_web_app"]
 
 STATIC = resources.files("ludus.web.static")
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
@@ -45,6 +47,12 @@ def _page(name: str) -> str:
     return STATIC.joinpath(name).read_text(encoding="utf-8")
 
 
+def _game_file(text: str | None, media: str) -> Response:
+    if text is None:
+        return JSONResponse({"error": "not found", "code": "not_found"}, status_code=404)
+    return Response(text, media_type=f"{media}; charset=utf-8", headers={"cache-control": "no-cache"})
+
+
 def create_web_app(config: ServerConfig | None = None) -> FastAPI:
     app = create_app(config)
     app.add_middleware(SecurityHeaders)
@@ -56,10 +64,11 @@ def create_web_app(config: ServerConfig | None = None) -> FastAPI:
     @app.api_route("/games/{name}/page.js", methods=["GET", "HEAD"])
     async def game_page(name: str) -> Response:
         """A game's page module, from its own package (the plugin names the file)."""
-        text = page_script(name)
-        if text is None:
-            return JSONResponse({"error": "not found", "code": "not_found"}, status_code=404)
-        return Response(text, media_type="text/javascript; charset=utf-8", headers={"cache-control": "no-cache"})
+        return _game_file(page_file(name, "script"), "text/javascript")
+
+    @app.api_route("/games/{name}/page.css", methods=["GET", "HEAD"])
+    async def game_style(name: str) -> Response:
+        return _game_file(page_file(name, "style"), "text/css")
 
     @app.get("/", response_class=HTMLResponse)
     async def lobby() -> HTMLResponse:

@@ -1,6 +1,7 @@
 """What the lobby and table pages learn about each game: whether it has its own page
-script, and the data that script needs. Both come from the game's plugin (``page.js`` and
-``page.py`` in its package); a game without a script gets the generic page.
+script and stylesheet, and the data the script needs. All come from the game's plugin
+(``page.js``, ``page.css`` and ``page.py`` in its package); a game without a script gets the
+generic page.
 """
 
 from __future__ import annotations
@@ -10,20 +11,20 @@ from typing import Any
 
 from ..games import plugins
 
-__all__ = ["page_script", "pages"]
+__all__ = ["page_file", "pages"]
 
 log = logging.getLogger("ludus.web")
 
 
-def page_script(name: str) -> str | None:
-    """The source of a game's page module, or None if the game is unknown or has none."""
+def page_file(name: str, kind: str) -> str | None:
+    """A game's page ``"script"`` or ``"style"``, or None if the game is unknown or has none."""
     plugin = plugins().get(name)
     if plugin is None:
         return None
     try:
-        return plugin.page_script_text()
+        return plugin.page_script_text() if kind == "script" else plugin.page_style_text()
     except Exception:  # a broken page must not take the server down; the generic page serves
-        log.exception("page script of %s failed to load", name)
+        log.exception("page %s of %s failed to load", kind, name)
         return None
 
 
@@ -38,5 +39,5 @@ def pages() -> dict[str, dict[str, Any]]:
             log.exception("page data for %s failed; its page falls back to the generic one", name)
             out[name] = {"page": False, "data": {}}
             continue
-        out[name] = {"page": plugin.page_script is not None, "data": data}
+        out[name] = {"page": plugin.page_script is not None, "style": plugin.page_style is not None, "data": data}
     return out

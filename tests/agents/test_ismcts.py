@@ -9,8 +9,9 @@ from ludus.agents.ismcts import ISMCTSAgent, ISMCTSEasy, ISMCTSHard, ISMCTSMediu
 from ludus.core.game import CHANCE
 from ludus.core.rng import Rng
 from ludus.games import game_names, get_game
+from ludus.games.gorus_maximus.actions import PLAY
 from ludus.games.gorus_maximus.cards import parse_card
-from ludus.games.gorus_maximus.game import GAME, PLAY
+from ludus.games.gorus_maximus.game import GAME
 
 
 def games_with_samplers() -> list[str]:

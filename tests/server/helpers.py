@@ -21,9 +21,10 @@ from ludus.server.config import ServerConfig
 class LiveServer:
     """uvicorn serving :func:`create_app` on 127.0.0.1; ``stop`` shuts it down cleanly."""
 
-    def __init__(self, config: ServerConfig, port: int = 0) -> None:
+    def __init__(self, config: ServerConfig, port: int = 0,
+                 make_app: Callable[[ServerConfig], Any] = create_app) -> None:
         self.config = config
-        self.app = create_app(config)
+        self.app = make_app(config)
         self.hub = self.app.state.hub
         # IPPROTO_TCP, so asyncio sets TCP_NODELAY on each connection: with client and server in one
         # process, a reply written in two parts otherwise waited ~40 ms for the client's delayed ACK

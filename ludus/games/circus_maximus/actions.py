@@ -12,7 +12,34 @@ from typing import Any
 
 from ...core.errors import RecordError
 from ...core.game import Action
-from .data import FAVOUR_KEYS, FAVOUR_NAMES, VENUE_KEYS, ticket_key_name, venue_name
+from .cards import FAVOUR_KEYS, FAVOUR_NAMES, VENUE_KEYS, ticket_key_name, venue_name
+
+__all__ = [
+    "FORUM",
+    "LINE_KEYS",
+    "LINE_NAMES",
+    "VILLA",
+    "Done",
+    "DrawFavour",
+    "DrawTicket",
+    "DrawVisitor",
+    "Pass",
+    "Place",
+    "PlaceVisitor",
+    "PlayExtraVisitor",
+    "PlayMoveAhead",
+    "PlayReplay",
+    "PlayTicketVisitor",
+    "Sell",
+    "Skip",
+    "TakeFavour",
+    "TakeStart",
+    "TakeTicket",
+    "action_from_json",
+    "favour_name",
+    "line_name",
+    "visitor_name",
+]
 
 LINE_KEYS = ("villa", "forum") + VENUE_KEYS
 LINE_NAMES = ("Caesar's Villa", "Forum Romanum") + tuple(venue_name(v) for v in VENUE_KEYS)

@@ -40,8 +40,8 @@ from .actions import (
     TakeStart,
     TakeTicket,
 )
-from .data import FAVOUR_KEYS, VENUE_KEYS, CardData
-from .game import CircusMaximusObservation
+from .cards import FAVOUR_KEYS, VENUE_KEYS, CardData
+from .views import CircusMaximusObservation
 
 # What a favour's effect is worth to this bot, on top of the coins printed on it.
 EFFECT_VALUE = {

@@ -12,7 +12,7 @@ Json = Any
 
 def _actions(o: Any) -> tuple[list[Json], list[Json]]:
     from .actions import LINE_KEYS
-    from .data import FAVOUR_KEYS, VENUE_KEYS
+    from .cards import FAVOUR_KEYS, VENUE_KEYS
     from .game import GAME
 
     d = GAME.cards(o)
@@ -53,7 +53,8 @@ def _length(o: Any) -> tuple[int, int]:
     played adds at most three decisions (its own, a second trader's or ``Done``, and a visitor's
     venue or an extra sale); doubled as a margin. Chance: each deck is drawn through at most
     once a day."""
-    from .game import DAYS, GAME
+    from .game import GAME
+    from .rules import DAYS
 
     d = GAME.cards(o)
     favours = sum(f.count for f in d.favours)

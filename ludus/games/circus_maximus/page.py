@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import LINE_KEYS, LINE_NAMES
-from .data import FAVOUR_NAMES, VENUE_KEYS, VENUE_NAMES, load_cards
+from .cards import FAVOUR_NAMES, VENUE_KEYS, VENUE_NAMES, load_cards
 
 
 def page_data() -> dict[str, Any]:

@@ -23,8 +23,9 @@ from .actions import (
     favour_name,
     visitor_name,
 )
-from .data import VENUE_KEYS, CardData, ticket_key_name
-from .game import GAME, CircusMaximusObservation
+from .cards import VENUE_KEYS, CardData, ticket_key_name
+from .game import GAME
+from .views import CircusMaximusObservation
 
 SEAT_STYLES = ("bold yellow", "bold red", "bold blue", "bold green", "bold magenta")
 

@@ -18,8 +18,11 @@ from typing import Any
 from ...core.agent import Agent
 from ...core.game import Action, SeatView
 from ...core.memo import derived
+from .actions import Attack, Defend, Discard
 from .cards import Card
-from .game import Attack, Defend, Discard, GladiusObservation, GladiusOptions, Setup
+from .options import GladiusOptions
+from .rules import Setup
+from .views import GladiusObservation
 
 
 def p_holds_any(hits_known: int, pool_hits: int, pool_size: int, draws: int) -> float:

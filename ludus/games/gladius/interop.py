@@ -11,7 +11,7 @@ Json = Any
 
 
 def _actions(o: Any) -> tuple[list[Json], list[Json]]:
-    from .game import build_setup
+    from .rules import build_setup
 
     keys = [c.key for c in build_setup(o).kinds]
     player: list[Json] = [{"attack": k} for k in keys] + [{"attack": None}]

@@ -13,9 +13,7 @@ from rich.text import Text
 from ...core.errors import LudusError
 from ...core.game import Action, SeatView
 from ...core.terminal import TerminalAdapter
-from .cards import SHARED_ID, Card
-from .game import (
-    GAME,
+from .actions import (
     AdversaryAttack,
     AdversaryDefend,
     Attack,
@@ -23,13 +21,15 @@ from .game import (
     Discard,
     DrawCard,
     FirstPlayer,
-    GladiusObservation,
     MiniDraw,
     Reshuffle,
-    Setup,
     SkipTurn,
     card_label,
 )
+from .cards import SHARED_ID, Card
+from .game import GAME
+from .rules import Setup
+from .views import GladiusObservation
 
 _HELP = "Type a number or a move's name; 'c' lists the deck and what is still unaccounted for."
 

@@ -14,6 +14,13 @@ from importlib import resources
 
 from ...core.errors import DataError
 
+__all__ = [
+    "ACTIONS", "ACTION_KINDS", "ACTION_MASK", "ARMOURY_FIRST", "ARMOURY_MASK", "BASICS_PER_SEAT", "CARD",
+    "COST", "DEFENCE", "GLADIATOR_MASK", "KEY", "KINDS", "KIND_BY_KEY", "KIND_MASK", "MARKET_FIRST",
+    "MARKET_MASK", "MAX_SEATS", "NAME", "NUM_CARDS", "POINTS", "STRENGTH", "CardKind", "basics_of",
+    "card_label", "kinds_in", "parse_catalogue",
+]
+
 MAX_SEATS = 5
 ACTION_KINDS = ("attack", "defence", "recruit", "income")
 

@@ -14,8 +14,10 @@ from dataclasses import dataclass
 
 from ...core.agent import Agent
 from ...core.game import Action, SeatView
+from .actions import INCOME, Attack, Income, Place, Recruit
 from .cards import ACTIONS, DEFENCE, KEY, KIND_BY_KEY, POINTS, STRENGTH, CardKind
-from .game import COINS_PER_POINT, INCOME, Attack, GorusArenaObservation, Income, Place, Recruit
+from .rules import COINS_PER_POINT
+from .views import GorusArenaObservation
 
 NOISE = 0.3
 """Random jitter added to move values, so that two copies of the bot do not mirror each other."""

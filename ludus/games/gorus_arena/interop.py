@@ -25,7 +25,7 @@ def _actions(o: Any) -> tuple[list[Json], list[Json]]:
 def _length(o: Any) -> tuple[int, int]:
     """A round gives each seat at most a full plan plus ``done`` and one decision per planned
     card; chance per round and seat at most its draw and a market draw."""
-    from .game import DRAW_COUNT, MARKET_DRAW, PLAN_SIZE
+    from .rules import DRAW_COUNT, MARKET_DRAW, PLAN_SIZE
 
     return o.rounds * o.players * (2 * PLAN_SIZE + 1), o.rounds * o.players * (DRAW_COUNT + MARKET_DRAW)
 

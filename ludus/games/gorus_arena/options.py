@@ -11,6 +11,11 @@ from dataclasses import dataclass
 from ...core.errors import InvalidOptions
 from ...core.options import option
 
+__all__ = [
+    "ATTACK_TARGETS", "AUCTIONS", "DEFENCE_TIMINGS", "STARTS", "TIE_BREAKS", "TIE_RESOLUTIONS",
+    "GorusArenaOptions",
+]
+
 AUCTIONS = ("per-card", "per-round")
 DEFENCE_TIMINGS = ("reveal", "execution")
 ATTACK_TARGETS = ("bout", "arena", "team")

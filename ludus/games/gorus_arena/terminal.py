@@ -16,6 +16,7 @@ from rich.text import Text
 
 from ...core.game import Action, Game, SeatView
 from ...core.terminal import TerminalAdapter
+from .actions import Draw, MarketDraw, Pass, Recruit
 from .cards import (
     ACTIONS,
     CARD,
@@ -28,15 +29,9 @@ from .cards import (
     STRENGTH,
     kinds_in,
 )
-from .game import (
-    COINS_PER_POINT,
-    Draw,
-    GorusArenaObservation,
-    MarketDraw,
-    Pass,
-    Recruit,
-)
 from .options import AUCTIONS
+from .rules import COINS_PER_POINT
+from .views import GorusArenaObservation
 
 ACTION_STYLE = {"attack": "red", "defence": "blue", "recruit": "magenta", "income": "yellow"}
 PHASE_TEXT = {"plan": "planning", "exec": "execution", "draw": "drawing", "over": "game over"}

@@ -23,6 +23,7 @@ PLUGIN = GamePlugin(
     interop=".interop:SPEC",
     page_data=".page:page_data",
     page_script="page.js",
+    page_style="page.css",
     terminal=".terminal:ADAPTER",
     order=1,
 )

@@ -7,8 +7,8 @@ from typing import Any, cast
 
 from ...core.game import Game, State
 from ...core.plugin import INDIVIDUAL, SOLO, TEAMS, AnalysisProfile, Scenario
-from .game import GorusObservation
 from .options import TEAM_PRESETS
+from .views import GorusObservation
 
 
 def _scenarios(game: Game) -> list[Scenario]:

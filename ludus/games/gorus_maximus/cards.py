@@ -3,6 +3,10 @@
 Card index = school * 16 + rank, so a school is one 16-bit lane of the mask and a rank
 is every 16th bit. Schools, the setup table and the Crowd Favour table come from the
 TOML files in ``data/``; a user may replace the CF table with a file of their own.
+
+It also holds the table's fixed vocabulary that every other module of the game shares (the
+troupe size, the phase names, the contender's actor id), so that the rules, the views, the
+codec, the sampler and the fast paths can all import it without importing one another.
 """
 
 from __future__ import annotations
@@ -15,9 +19,49 @@ from importlib import resources
 from ...core.datafile import MiB, read_text
 from ...core.errors import DataError
 
+__all__ = [
+    "ALL_CARDS_MASK",
+    "CONTENDER",
+    "HAND_SIZE",
+    "NUM_CARDS",
+    "NUM_SCHOOLS",
+    "PHASE_DEAL",
+    "PHASE_DRAW",
+    "PHASE_OVER",
+    "PHASE_PLAY",
+    "PHASE_REVEAL",
+    "PHASE_SCHOOLS",
+    "RANKS_PER_SCHOOL",
+    "RANK_MASKS",
+    "SCHOOLS",
+    "SCHOOL_BY_CODE",
+    "SCHOOL_MASKS",
+    "SETUP_ROWS",
+    "CrowdFavourTable",
+    "School",
+    "SetupRow",
+    "card",
+    "card_code",
+    "card_label",
+    "deck_mask",
+    "load_cf_table",
+    "parse_card",
+    "rank_of",
+    "school_of",
+    "setup_for",
+]
+
 NUM_SCHOOLS = 5
 RANKS_PER_SCHOOL = 16
 NUM_CARDS = NUM_SCHOOLS * RANKS_PER_SCHOOL
+
+CONTENDER = -2
+"""Actor id of a contender card in solo play (not a seat)."""
+
+HAND_SIZE = 10
+PHASE_SCHOOLS, PHASE_DEAL, PHASE_PLAY, PHASE_DRAW, PHASE_REVEAL, PHASE_OVER = (
+    "schools", "deal", "play", "draw", "reveal", "over",
+)
 
 
 @dataclass(frozen=True)
@@ -130,6 +174,22 @@ def deck_mask(schools_mask: int, ranks: tuple[int, ...]) -> int:
             for r in ranks:
                 mask |= 1 << card(s, r)
     return mask
+
+
+@lru_cache(maxsize=256)
+def _deck(schools: tuple[int, ...], ranks: tuple[int, ...]) -> int:
+    """:func:`deck_mask` of the schools in play, cached: the rules and the sampler ask often."""
+    return deck_mask(sum(1 << s for s in schools), ranks)
+
+
+def _bits(mask: int) -> list[int]:
+    """The cards of a mask, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def _parse_cf(data: dict, source: str) -> CrowdFavourTable:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from ...core.agent import Agent
 from ...core.game import Action, SeatView
-from .cards import load_cf_table
-from .game import CONTENDER, GorusObservation, Play
+from .actions import Play
+from .cards import CONTENDER, load_cf_table
+from .views import GorusObservation
 
 
 class GorusMaximusHeuristic(Agent):

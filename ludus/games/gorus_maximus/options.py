@@ -11,6 +11,8 @@ from ...core.errors import DataError, InvalidOptions
 from ...core.options import option
 from .cards import SCHOOL_BY_CODE, load_cf_table, setup_for
 
+__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "TEAM_PRESETS", "GorusMaximusOptions", "best_seating", "parse_teams"]
+
 MIN_PLAYERS, MAX_PLAYERS = 1, 8
 
 # Team splits the rulebook suggests, by player count.

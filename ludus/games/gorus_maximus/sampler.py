@@ -33,23 +33,24 @@ from typing import Any
 from ...core.errors import RecordError
 from ...core.game import CHANCE, SeatView
 from ...core.rng import Rng
-from .cards import NUM_SCHOOLS, setup_for
-from .game import (
+from .actions import DEAL, ChooseSchools, Reveal
+from .cards import (
     CONTENDER,
-    DEAL,
     HAND_SIZE,
+    NUM_SCHOOLS,
     PHASE_DEAL,
     PHASE_DRAW,
     PHASE_OVER,
     PHASE_PLAY,
     PHASE_SCHOOLS,
-    ChooseSchools,
-    GorusMaximusState,
-    GorusObservation,
-    Reveal,
     _bits,
     _deck,
+    setup_for,
 )
+from .rules import GorusMaximusState
+from .views import GorusObservation
+
+__all__ = ["STOCK", "sample_state"]
 
 STOCK = -1
 """Bin id of the face-down pile (2 players), the contender stack (solo) or the undealt cards."""

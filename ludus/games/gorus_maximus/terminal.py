@@ -11,8 +11,9 @@ from rich.text import Text
 
 from ...core.game import Action, Game, SeatView
 from ...core.terminal import TerminalAdapter
-from .cards import RANKS_PER_SCHOOL, SCHOOLS, card_label
-from .game import CONTENDER, GorusObservation, Play, Reveal
+from .actions import Play, Reveal
+from .cards import CONTENDER, RANKS_PER_SCHOOL, SCHOOLS, card_label
+from .views import GorusObservation
 
 STYLE = {"blue": "bold blue", "brown": "bold rgb(160,100,50)", "green": "bold green",
          "pink": "bold magenta", "yellow": "bold yellow"}

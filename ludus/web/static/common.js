@@ -53,6 +53,16 @@ export function saveName(name) { try { localStorage.setItem("ludus-name", name);
 export async function gameModule(name) {
   const pages = await api("/api/pages");
   const info = pages[name] || { page: false, data: {} };
-  const mod = info.page ? await import(`/games/${encodeURIComponent(name)}/page.js`) : await import("/static/games/generic.js");
+  const base = `/games/${encodeURIComponent(name)}`;
+  if (info.style && !document.querySelector(`link[data-game-style="${name}"]`)) {
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = `${base}/page.css`;
+    link.dataset.gameStyle = name;
+    const loaded = new Promise((resolve) => { link.onload = resolve; link.onerror = resolve; });
+    document.head.append(link);
+    await loaded;  // draw the board only once its styles apply
+  }
+  const mod = info.page ? await import(`${base}/page.js`) : await import("/static/games/generic.js");
   return { mod, data: info.data || {} };
 }

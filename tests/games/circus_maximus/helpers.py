@@ -15,8 +15,9 @@ from ludus.games.circus_maximus.actions import (
     Place,
     TakeTicket,
 )
-from ludus.games.circus_maximus.data import FAVOUR_KEYS
-from ludus.games.circus_maximus.game import GAME, CircusMaximusState
+from ludus.games.circus_maximus.cards import FAVOUR_KEYS
+from ludus.games.circus_maximus.game import GAME
+from ludus.games.circus_maximus.rules import CircusMaximusState
 
 YELLOW, RED, BLUE, GREEN, PURPLE = range(5)
 

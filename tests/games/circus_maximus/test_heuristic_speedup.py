@@ -1,6 +1,7 @@
 """The fast Circus Maximus heuristic and observation give exactly what the plain formulas give.
 
-Both are on the hot path of heuristic rollouts, so they cache and look things up in tables.
+Both are on the hot path of heuristic rollouts, so they cache and look things up in tables
+(the observation's tables are the game's fast paths, in ``ludus/games/circus_maximus/fast.py``).
 Here they are checked against slow reference versions written the plain way (the code as
 it was before the speed-up): every candidate action's score bit for bit, the chosen actions
 and tie-break draws, and every observation field, over random games with every seat count.
@@ -18,6 +19,7 @@ from ludus.agents.base import Agent
 from ludus.core.bits import iter_bits
 from ludus.core.game import CHANCE, Action, SeatView
 from ludus.core.rng import Rng
+from ludus.games.circus_maximus import fast as obs_fast
 from ludus.games.circus_maximus import heuristic as fast
 from ludus.games.circus_maximus.actions import (
     LINE_KEYS,
@@ -35,9 +37,10 @@ from ludus.games.circus_maximus.actions import (
     TakeStart,
     TakeTicket,
 )
-from ludus.games.circus_maximus.data import FAVOUR_KEYS, VENUE_KEYS
-from ludus.games.circus_maximus.game import GAME, PHASE_NAMES, CircusMaximusObservation
+from ludus.games.circus_maximus.cards import FAVOUR_KEYS, VENUE_KEYS
+from ludus.games.circus_maximus.game import GAME
 from ludus.games.circus_maximus.heuristic import EFFECT_VALUE, START_CARD_VALUE, CircusMaximusHeuristic
+from ludus.games.circus_maximus.views import PHASE_NAMES, CircusMaximusObservation
 
 SETUPS = [(3, False), (3, True), (4, False), (4, True), (5, False), (5, True)]
 
@@ -328,6 +331,26 @@ def test_observation_matches_the_plain_one(players, caesar):
             legal = st.legal_actions(seats[0])
             st.apply(legal[rng.below(len(legal))], seats[0])
     assert pickle.loads(pickle.dumps(st.observation(0))) == reference_observation(st, 0)
+
+
+def test_fast_observation_tables_match_the_plain_walk():
+    """fast.py's tables against walking the bits: card keys (also once the memo is full), the
+    ranks of a hand and the passed flags."""
+    d = GAME.cards(GAME.parse_options({}))
+    keys = obs_fast.ObsKeys(d)
+    rng = Rng(7)
+    for _ in range(2 * obs_fast._KEY_MEMO_LIMIT + 100):
+        fav, tkt, vis = (rng.below_big(full + 1) for full in (d.all_favours, d.all_tickets, d.all_visitors))
+        assert keys.fav(fav) == tuple(FAVOUR_KEYS[d.favour_kind_of[c]] for c in iter_bits(fav))
+        assert keys.tkt(tkt) == tuple(d.tickets[d.ticket_kind_of[c]].key for c in iter_bits(tkt))
+        assert keys.vis(vis) == tuple(d.visitors[d.visitor_kind_of[c]].key for c in iter_bits(vis))
+    assert len(keys.favours) <= obs_fast._KEY_MEMO_LIMIT
+    assert keys.visitor_of == tuple(d.visitors[k].key for k in d.visitor_kind_of)
+    for hand in range(0x200):  # past ALL_TRADERS too
+        assert obs_fast.hand_ranks(hand) == tuple(r + 1 for r in iter_bits(hand))
+    for n in (3, 4, 5):
+        for passed in range(1 << n):
+            assert obs_fast.passed_flags(passed, n) == tuple(bool(passed >> s & 1) for s in range(n))
 
 
 @pytest.mark.parametrize("players,caesar", SETUPS)

@@ -30,7 +30,7 @@ from ludus.games.circus_maximus.actions import (
     TakeTicket,
     action_from_json,
 )
-from ludus.games.circus_maximus.data import FAVOUR_KEYS, VENUE_KEYS
+from ludus.games.circus_maximus.cards import FAVOUR_KEYS, VENUE_KEYS
 from ludus.games.circus_maximus.game import GAME
 
 games = st.tuples(st.integers(0, 2**32), st.sampled_from([3, 4, 5]), st.booleans())

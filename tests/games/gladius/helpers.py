@@ -6,7 +6,8 @@ from typing import Any
 
 from ludus.core.game import CHANCE
 from ludus.core.options import options_to_json
-from ludus.games.gladius.game import GAME, GladiusState
+from ludus.games.gladius.game import GAME
+from ludus.games.gladius.rules import GladiusState
 
 SS = "secutor/Sword Stab"
 SHIELD_BLOCK = "secutor/Shield Block"

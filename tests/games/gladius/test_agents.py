@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from ludus.agents.base import RandomAgent, make_agent
-from ludus.games.gladius.game import GAME, NO_ATTACK, NO_DEFENCE, Attack, Defend, Discard
+from ludus.games.gladius.actions import NO_ATTACK, NO_DEFENCE, Attack, Defend, Discard
+from ludus.games.gladius.game import GAME
 from ludus.games.gladius.heuristic import GladiusHeuristic, p_holds_any
 
 from .helpers import DAGGER, DISARM, DUCK, KICK, NET, PARRY, SHIELD_BLOCK, SS, TRIDENT, WITHDRAW, position

@@ -13,7 +13,8 @@ from ludus.cli.adapters import get_adapter
 from ludus.cli.main import build_parser, main
 from ludus.core import records
 from ludus.games import get_game
-from ludus.games.gladius.game import GAME, NO_ATTACK, NO_DEFENCE, Attack, Defend, Discard
+from ludus.games.gladius.actions import NO_ATTACK, NO_DEFENCE, Attack, Defend, Discard
+from ludus.games.gladius.game import GAME
 from ludus.games.gladius.terminal import ADAPTER
 
 from .helpers import DUCK, NET, SHIELD_BLOCK, SS, TRIDENT, WILD, position

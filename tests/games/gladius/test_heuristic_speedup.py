@@ -15,19 +15,13 @@ from ludus.core.bits import iter_bits, nth_bit
 from ludus.core.errors import IllegalAction
 from ludus.core.game import CHANCE, SeatView, State
 from ludus.core.rng import Rng
-from ludus.games.gladius.game import (
-    _OBS_FIELDS,
-    GAME,
-    PHASES,
-    Attack,
-    Defend,
-    Discard,
-    GladiusObservation,
-    GladiusState,
-    _nth_card,
-    position_to_state,
-)
+from ludus.games.gladius.actions import Attack, Defend, Discard
+from ludus.games.gladius.codec import position_to_state
+from ludus.games.gladius.fast import nth_card
+from ludus.games.gladius.game import GAME
 from ludus.games.gladius.heuristic import GladiusHeuristic
+from ludus.games.gladius.rules import GladiusState
+from ludus.games.gladius.views import OBS_FIELDS, PHASES, GladiusObservation
 
 MODES = [
     {"fighter1": "retiarius", "fighter2": "secutor"},
@@ -172,7 +166,7 @@ def check_observations(state: GladiusState) -> None:
     for seat in (0, 1, None):
         obs = state.observation(seat)
         ref = ref_observation(state, seat)
-        assert tuple(obs.__dict__) == _OBS_FIELDS
+        assert tuple(obs.__dict__) == OBS_FIELDS
         assert obs == ref and repr(obs) == repr(ref) and obs.to_json() == ref.to_json()
 
 
@@ -198,7 +192,8 @@ def test_games_agree_with_the_plain_computations(options):
 
 
 def test_moves_and_draws_match_the_generic_path():
-    """GladiusState.apply and _settle_chance are shortcuts of State's: same results, same errors."""
+    """The fast paths of fast.py: GladiusState.apply and _settle_chance are shortcuts of State's, and
+    why_illegal of _plain_why_illegal: same results, same errors."""
     for options in MODES[:3] + MODES[5:6]:
         opts = GAME.parse_options(options)
         state = GAME.new_initial_state(opts, seed=7)
@@ -209,6 +204,8 @@ def test_moves_and_draws_match_the_generic_path():
         while not state.is_terminal():
             seat = state.current_seats()[0]
             for action in [rng.choice(tries) for _ in range(4)] + [state.legal_actions(seat)[0]]:
+                for who in (0, 1):  # fast.why_illegal: the plain reasons, shortcut or not
+                    assert state.why_illegal(action, who) == state._plain_why_illegal(action, who)
                 for who in (seat, 1 - seat, CHANCE, None):
                     fast, slow = state.clone(), state.clone()
                     outcome = []
@@ -251,7 +248,7 @@ def test_nth_card_is_the_nth_set_bit():
         for _ in range(300):
             pile = rng.below_big(1 << bits) | 1 << rng.below(bits)
             r = rng.below(pile.bit_count())
-            assert _nth_card(pile, r) == nth_bit(pile, r)
+            assert nth_card(pile, r) == nth_bit(pile, r)
 
 
 def test_positions_hand_out_the_lowest_copies():

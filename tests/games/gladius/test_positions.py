@@ -7,7 +7,8 @@ import copy
 import json
 from functools import cache
 
-from ludus.games.gladius.game import GAME, PHASES
+from ludus.games.gladius.game import GAME
+from ludus.games.gladius.views import PHASES
 from tests.games.position_fuzz import (
     expect_refused,
     fuzz_positions,

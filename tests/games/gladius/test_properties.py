@@ -10,7 +10,9 @@ from hypothesis import strategies as st
 from ludus.core.errors import IllegalAction
 from ludus.core.game import CHANCE, HIDDEN
 from ludus.core.rng import Rng
-from ludus.games.gladius.game import GAME, Attack, Defend, Discard, DrawCard, GladiusState
+from ludus.games.gladius.actions import Attack, Defend, Discard, DrawCard
+from ludus.games.gladius.game import GAME
+from ludus.games.gladius.rules import GladiusState
 
 TYPES = ["secutor", "retiarius", "thracian", "murmillo", "dimachaeri", "samnite", "postulati", "lion"]
 

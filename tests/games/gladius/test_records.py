@@ -11,8 +11,7 @@ from ludus.core.errors import RecordError
 from ludus.core.game import CHANCE
 from ludus.core.rng import Rng
 from ludus.games import get_game
-from ludus.games.gladius.game import (
-    GAME,
+from ludus.games.gladius.actions import (
     AdversaryAttack,
     AdversaryDefend,
     Attack,
@@ -24,6 +23,7 @@ from ludus.games.gladius.game import (
     Reshuffle,
     SkipTurn,
 )
+from ludus.games.gladius.game import GAME
 
 MODES = [
     {},

@@ -7,8 +7,7 @@ import pytest
 from ludus.core.errors import IllegalAction, InvalidOptions
 from ludus.core.game import CHANCE
 from ludus.core.rng import Rng
-from ludus.games.gladius.game import (
-    GAME,
+from ludus.games.gladius.actions import (
     NO_ATTACK,
     NO_DEFENCE,
     AdversaryAttack,
@@ -22,6 +21,7 @@ from ludus.games.gladius.game import (
     Reshuffle,
     SkipTurn,
 )
+from ludus.games.gladius.game import GAME
 
 from .helpers import (
     ARMOR_S,

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from ludus.core.bits import bits_list
 from ludus.core.game import CHANCE
+from ludus.games.gorus_arena.actions import PLACE, Draw
 from ludus.games.gorus_arena.cards import KEY, KIND_MASK
-from ludus.games.gorus_arena.game import GAME, PLACE, Draw, GorusArenaState
+from ludus.games.gorus_arena.game import GAME
+from ludus.games.gorus_arena.rules import GorusArenaState
 
 
 def free_card(state: GorusArenaState, kind: str) -> int:

@@ -11,7 +11,8 @@ from rich.console import Console
 from ludus.cli.adapters import get_adapter
 from ludus.core.errors import IllegalAction
 from ludus.core.game import CHANCE
-from ludus.games.gorus_arena.game import GAME, Draw, MarketDraw, Recruit
+from ludus.games.gorus_arena.actions import Draw, MarketDraw, Recruit
+from ludus.games.gorus_arena.game import GAME
 
 from .helpers import plan, table
 

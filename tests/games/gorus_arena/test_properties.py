@@ -9,8 +9,9 @@ from ludus.core.bits import bits_list
 from ludus.core.errors import IllegalAction
 from ludus.core.game import CHANCE, HIDDEN
 from ludus.core.rng import Rng
+from ludus.games.gorus_arena.actions import ATTACK, DONE, PASS, PLACE, RECRUIT, Place
 from ludus.games.gorus_arena.cards import KINDS, NUM_CARDS, basics_of
-from ludus.games.gorus_arena.game import ATTACK, DONE, GAME, PASS, PLACE, RECRUIT, Place
+from ludus.games.gorus_arena.game import GAME
 from ludus.games.gorus_arena.options import (
     ATTACK_TARGETS,
     AUCTIONS,

@@ -9,10 +9,9 @@ from ludus.core import records
 from ludus.core.errors import RecordError
 from ludus.core.game import CHANCE
 from ludus.games import get_game
-from ludus.games.gorus_arena.game import (
+from ludus.games.gorus_arena.actions import (
     ATTACK,
     DONE,
-    GAME,
     INCOME_ACTION,
     PASS,
     PLACE,
@@ -20,6 +19,7 @@ from ludus.games.gorus_arena.game import (
     Draw,
     MarketDraw,
 )
+from ludus.games.gorus_arena.game import GAME
 from ludus.games.gorus_arena.heuristic import GorusArenaHeuristic
 
 

@@ -7,6 +7,16 @@ import pytest
 from ludus.core.bits import bits_list
 from ludus.core.errors import IllegalAction, InvalidOptions
 from ludus.core.game import CHANCE, HIDDEN
+from ludus.games.gorus_arena.actions import (
+    ATTACK,
+    DONE,
+    INCOME_ACTION,
+    PASS,
+    PLACE,
+    RECRUIT,
+    Draw,
+    MarketDraw,
+)
 from ludus.games.gorus_arena.cards import (
     ARMOURY_MASK,
     CARD,
@@ -20,17 +30,7 @@ from ludus.games.gorus_arena.cards import (
     STRENGTH,
     basics_of,
 )
-from ludus.games.gorus_arena.game import (
-    ATTACK,
-    DONE,
-    GAME,
-    INCOME_ACTION,
-    PASS,
-    PLACE,
-    RECRUIT,
-    Draw,
-    MarketDraw,
-)
+from ludus.games.gorus_arena.game import GAME
 
 from .helpers import card_of, draw, draw_any, plan, table
 

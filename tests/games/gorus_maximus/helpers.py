@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from ludus.core.game import CHANCE
+from ludus.games.gorus_maximus.actions import PLAY, Deal, Reveal
 from ludus.games.gorus_maximus.cards import parse_card
-from ludus.games.gorus_maximus.game import GAME, PLAY, Deal, Reveal
+from ludus.games.gorus_maximus.game import GAME
 
 
 def dealt(options: dict, hands: dict[int, str]):

@@ -8,7 +8,8 @@ import json
 from functools import cache
 
 from ludus.core.rng import Rng
-from ludus.games.gorus_maximus.game import GAME, _deck
+from ludus.games.gorus_maximus.cards import _deck
+from ludus.games.gorus_maximus.game import GAME
 from tests.games.position_fuzz import (
     expect_refused,
     fuzz_positions,

@@ -6,8 +6,9 @@ import pytest
 
 from ludus.core.errors import IllegalAction, InvalidOptions
 from ludus.core.game import CHANCE, HIDDEN
+from ludus.games.gorus_maximus.actions import PLAY, ChooseSchools, Deal
 from ludus.games.gorus_maximus.cards import RANK_MASKS, SCHOOL_MASKS, parse_card
-from ludus.games.gorus_maximus.game import GAME, PLAY, ChooseSchools, Deal
+from ludus.games.gorus_maximus.game import GAME
 
 from .helpers import card_mask, dealt, play
 

@@ -6,8 +6,10 @@ import pytest
 
 from ludus.core.game import CHANCE, play_random
 from ludus.core.rng import Rng
+from ludus.games.gorus_maximus.actions import Play, Reveal
 from ludus.games.gorus_maximus.cards import SCHOOL_MASKS, parse_card
-from ludus.games.gorus_maximus.game import GAME, GorusMaximusState, Play, Reveal
+from ludus.games.gorus_maximus.game import GAME
+from ludus.games.gorus_maximus.rules import GorusMaximusState
 
 from .helpers import card_mask, dealt, play
 

@@ -6,7 +6,7 @@ function value(v) {
   if (v === null || v === undefined) return h("span", { class: "muted" }, "—");
   if (Array.isArray(v)) {
     if (!v.length) return h("span", { class: "muted" }, "none");
-    if (v.every((x) => typeof x !== "object" || x === null)) return v.join(", ");
+    if (v.every((x) => typeof x !== "object" || x === null)) return v.map((x) => x ?? "—").join(", ");
     return h("ol", {}, v.map((x) => h("li", {}, value(x))));
   }
   if (typeof v === "object") {

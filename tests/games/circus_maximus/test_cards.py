@@ -8,7 +8,7 @@ import pytest
 
 from ludus.core.errors import DataError
 from ludus.core.memo import derived
-from ludus.games.circus_maximus.data import DEFAULT_PATH, FAVOUR_KEYS, load_cards, parse_cards
+from ludus.games.circus_maximus.cards import DEFAULT_PATH, FAVOUR_KEYS, load_cards, parse_cards
 from ludus.games.circus_maximus.game import GAME
 
 SHIPPED = DEFAULT_PATH.read_text(encoding="utf-8")

@@ -7,6 +7,7 @@ the file only says how many cards of each kind there are and what they are worth
 
 A card set is an int bitmask over card ids; ids of one kind are consecutive, and each kind
 has its own mask, so "how many Senators are left in the deck" is one ``&`` and a popcount.
+The eight traders of a seat are a mask too (:data:`ALL_TRADERS`, bit r-1 = rank r).
 """
 
 from __future__ import annotations
@@ -22,7 +23,35 @@ from typing import Any
 from ...core.datafile import MiB, read_text
 from ...core.errors import DataError
 
+__all__ = [
+    "ALL_TRADERS",
+    "DEFAULT_PATH",
+    "DOUBLE_SALE",
+    "DOUBLE_TICKET",
+    "EXTRA_TRADER",
+    "EXTRA_VISITOR",
+    "FAVOUR_KEYS",
+    "FAVOUR_NAMES",
+    "LEGIONNAIRE",
+    "LEGIONNAIRE_VISITOR",
+    "MOVE_AHEAD",
+    "RANK_BOOST",
+    "REPLAY_TRADER",
+    "TICKET_AND_VISITOR",
+    "VENUE_KEYS",
+    "VENUE_NAMES",
+    "CardData",
+    "FavourKind",
+    "TicketKind",
+    "VisitorKind",
+    "load_cards",
+    "parse_cards",
+    "ticket_key_name",
+    "venue_name",
+]
+
 DEFAULT_PATH = Path(__file__).parent / "data" / "cards.toml"
+ALL_TRADERS = 0xFF  # bit r-1 = trader of rank r (every seat has one trader of each rank 1-8)
 
 VENUE_KEYS = ("circus", "colosseum", "theatre")
 VENUE_NAMES = ("Circus Maximus", "Colosseum", "Pompeius Theatre")
