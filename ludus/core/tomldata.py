@@ -4,7 +4,9 @@ Card lists and card sets are edited by hand (by us, and by players who add their
 sets), so a mistake must point at the line to fix: ``cards.toml, line 12: card 3: count:
 Input should be greater than 0``. TOML syntax errors carry their own line; for a value that
 parses but does not fit the model, :func:`line_of` finds the line from the error's location
-(``("card", 2, "count")`` is the ``count`` key of the third ``[[card]]`` table).
+(``("card", 2, "count")`` is the ``count`` key of the third ``[[card]]`` table). When a
+value breaks several rules, an unknown key is reported first, since a misspelt key is
+also seen as a missing one.
 
 Every game's data loading goes through :func:`load_toml`, so each game only writes its model.
 """
@@ -28,7 +30,7 @@ _HEADER_RE = re.compile(r"^\s*(\[\[|\[)\s*([^\]]*?)\s*\]\]?\s*(#.*)?$")
 _BARE_OR_QUOTED = r"""(?:"(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+)"""
 _KEY_RE = re.compile(rf"^\s*({_BARE_OR_QUOTED}(?:\s*\.\s*{_BARE_OR_QUOTED})*)\s*=")
 _PART_RE = re.compile(_BARE_OR_QUOTED)
-_AT_LINE_RE = re.compile(r"\s*\(at line (\d+), column \d+\)$")
+_AT_LINE_RE = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
 
 Loc = tuple[str | int, ...]
 TomlLines = dict[Loc, int]
@@ -70,6 +72,7 @@ def line_map(text: str) -> TomlLines:
                     if path[:i] in counts and i < len(path):
                         loc.append(counts[path[:i]])
                 table = (*loc, index)
+                out.setdefault(table[:-1], n)  # the array as a whole: its first header
             else:
                 table = path
             out.setdefault(table, n)
@@ -98,8 +101,9 @@ def parse_toml(text: str, source: str, error: type[LudusError] = DataError) -> d
         message = str(exc)
         at = _AT_LINE_RE.search(message)
         if at:
-            raise error(f"{source}, line {at.group(1)}: {message[:at.start()]}") from None
-        raise error(f"{source}: {message}") from None
+            raise error(f"{source}, line {at.group(1)}, column {at.group(2)}: not valid TOML: "
+                        f"{message[:at.start()]}") from None
+        raise error(f"{source}: not valid TOML: {message}") from None
 
 
 def _where(loc: Loc) -> str:
@@ -118,7 +122,9 @@ def load_toml(text: str, source: str, model: type[M], error: type[LudusError] = 
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors(include_url=False)[0]
+        errors = exc.errors(include_url=False)
+        # a misspelt key shows up as both an unknown key and a missing one: name the typo
+        first = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
         loc: Loc = tuple(first["loc"])
         line = line_of(line_map(text), loc)
         where = _where(loc)

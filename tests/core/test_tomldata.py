@@ -61,7 +61,7 @@ def test_a_missing_key_points_at_its_table():
 
 
 def test_a_syntax_error_names_its_line():
-    with pytest.raises(DataError, match=r"^deck\.toml, line 4: "):
+    with pytest.raises(DataError, match=r"^deck\.toml, line 4, column \d+: not valid TOML: "):
         load_toml(GOOD.replace('name = "Net"', "name = "), "deck.toml", Deck)
 
 
@@ -75,3 +75,15 @@ def test_the_line_map_follows_tables_dotted_keys_and_skips_multiline_strings():
     assert lines[("card", 0, "name")] == 9
     assert line_of(lines, ("card", 0, "name", 3)) == 9  # deeper than indexed: the key that holds it
     assert line_of(lines, ("nowhere",)) == 1
+
+
+def test_a_misspelt_key_is_named_rather_than_the_missing_one():
+    text = GOOD.replace("count = 2", "cuont = 2")
+    with pytest.raises(DataError, match=r"^deck\.toml, line 5: card 1: cuont: Extra inputs are not permitted"):
+        load_toml(text, "deck.toml", Deck)
+
+
+def test_an_unknown_array_of_tables_points_at_its_first_header():
+    text = GOOD + '\n[[joker]]\nname = "x"\n'
+    with pytest.raises(DataError, match=r"^deck\.toml, line 11: joker: Extra inputs are not permitted"):
+        load_toml(text, "deck.toml", Deck)

@@ -13,15 +13,16 @@ The eight traders of a seat are a mask too (:data:`ALL_TRADERS`, bit r-1 = rank 
 from __future__ import annotations
 
 import os
-import re
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from ...core.datafile import MiB, read_text
 from ...core.errors import DataError
+from ...core.tomldata import line_map, line_of, load_toml
 
 __all__ = [
     "ALL_TRADERS",
@@ -173,79 +174,69 @@ class CardData:
 
 
 # ------------------------------------------------------------------ reading
-_TABLES = {
-    "trader": {"rank": int, "coins": int, "provisional": bool},
-    "ticket": {"venue": str, "seat": str, "coins": int, "count": int, "provisional": bool},
-    "visitor": {"key": str, "name": str, "coins": int, "count": int, "caesar": bool, "provisional": bool},
-    "favour": {"key": str, "coins": int, "count": int, "pays": int, "provisional": bool},
-}
-_REQUIRED = {
-    "trader": ("rank", "coins"),
-    "ticket": ("venue", "seat", "coins", "count"),
-    "visitor": ("key", "name", "coins", "count"),
-    "favour": ("key", "coins", "count"),
-}
-_TYPE_WORDS = {int: "a whole number", str: "text", bool: "true or false"}
+# The file format, one model per table; the models check each entry on its own (types, ranges,
+# known keys), the code after them what involves several entries (see :func:`parse_cards`).
+Coins = Annotated[StrictInt, Field(ge=0)]
+Count = Annotated[StrictInt, Field(ge=0)]
 
 
-class _Locator:
-    """Finds the line of the n-th ``[[table]]`` (and of a key in it) for error messages."""
+class _Entry(BaseModel):
+    model_config = ConfigDict(extra="forbid")
 
-    def __init__(self, path: str, text: str) -> None:
-        self.path = path
-        self.lines = text.splitlines()
-
-    def table_line(self, table: str, index: int) -> int | None:
-        pattern = re.compile(r"^\s*\[\[\s*" + re.escape(table) + r"\s*\]\]")
-        seen = -1
-        for no, line in enumerate(self.lines, 1):
-            if pattern.match(line):
-                seen += 1
-                if seen == index:
-                    return no
-        return None
-
-    def key_line(self, table: str, index: int, key: str) -> int | None:
-        start = self.table_line(table, index)
-        if start is None:
-            return None
-        pattern = re.compile(r"^\s*" + re.escape(key) + r"\s*=")
-        for no in range(start + 1, len(self.lines) + 1):
-            line = self.lines[no - 1]
-            if line.lstrip().startswith("["):
-                break
-            if pattern.match(line):
-                return no
-        return start
-
-    def error(self, problem: str, table: str | None = None, index: int = 0, key: str | None = None) -> DataError:
-        line = None
-        if table is not None:
-            line = self.key_line(table, index, key) if key else self.table_line(table, index)
-        where = f"{self.path}:{line}" if line else self.path
-        return DataError(f"{where}: {problem}")
+    provisional: StrictBool = False  # a value the rulebook does not print (see the file's header)
 
 
-def _check_entry(loc: _Locator, table: str, index: int, entry: Any) -> dict[str, Any]:
-    what = f"[[{table}]] entry {index + 1}"
-    if not isinstance(entry, dict):
-        raise loc.error(f"{what} must be a table", table, index)
-    fields = _TABLES[table]
-    for key, value in entry.items():
-        if key not in fields:
-            known = ", ".join(fields)
-            raise loc.error(f"{what}: unknown field {key!r} (known fields: {known})", table, index, key)
-        want = fields[key]
-        if want is int and (not isinstance(value, int) or isinstance(value, bool)):
-            raise loc.error(f"{what}: {key!r} must be {_TYPE_WORDS[want]}, not {value!r}", table, index, key)
-        if want is not int and not isinstance(value, want):
-            raise loc.error(f"{what}: {key!r} must be {_TYPE_WORDS[want]}, not {value!r}", table, index, key)
-        if want is int and value < 0:
-            raise loc.error(f"{what}: {key!r} must not be negative, got {value}", table, index, key)
-    for key in _REQUIRED[table]:
-        if key not in entry:
-            raise loc.error(f"{what}: missing field {key!r}", table, index)
-    return entry
+class TraderEntry(_Entry):
+    """``[[trader]]``: what an unplayed trader of this rank earns at scoring."""
+
+    rank: Annotated[StrictInt, Field(ge=1, le=8)]
+    coins: Coins
+
+
+class TicketEntry(_Entry):
+    """``[[ticket]]``: one kind of ticket, ``count`` cards of it."""
+
+    venue: Literal["circus", "colosseum", "theatre"]  # VENUE_KEYS
+    seat: Annotated[StrictStr, Field(pattern=r"^[A-Za-z][A-Za-z0-9 _-]*$")]
+    coins: Coins
+    count: Count
+
+
+class VisitorEntry(_Entry):
+    """``[[visitor]]``: one kind of visitor; exactly one kind is the single Caesar card."""
+
+    key: Annotated[StrictStr, Field(pattern=r"^[a-z][a-z0-9_]*$")]
+    name: StrictStr
+    coins: Coins
+    count: Count
+    caesar: StrictBool = False
+
+
+class FavourEntry(_Entry):
+    """``[[favour]]``: one of the nine favour effects; only the legionnaire favour has ``pays``."""
+
+    key: Literal[
+        "extra_visitor", "extra_trader", "legionnaire", "double_ticket", "double_sale",
+        "replay_trader", "ticket_and_visitor", "rank_boost", "move_ahead",
+    ]  # FAVOUR_KEYS
+    coins: Coins
+    count: Count
+    pays: Coins | None = None
+
+
+class CardFile(BaseModel):
+    """A whole card-data file: the four tables, each written as ``[[table]]`` entries."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    trader: list[TraderEntry]
+    ticket: list[TicketEntry]
+    visitor: list[VisitorEntry]
+    favour: list[FavourEntry]
+
+
+assert get_args(TicketEntry.model_fields["venue"].annotation) == VENUE_KEYS
+assert get_args(FavourEntry.model_fields["key"].annotation) == FAVOUR_KEYS
 
 
 def _masks(counts: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -259,95 +250,72 @@ def _masks(counts: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 
 def parse_cards(text: str, path: str = "<cards>") -> CardData:
-    """Parse and check card data; every problem raises DataError naming file, line and problem."""
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        m = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
-        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
-        where = f"{path}:{m.group(1)}" if m else path
-        raise DataError(f"{where}: not valid TOML: {msg}") from None
-    loc = _Locator(path, text)
-    for key in raw:
-        if key not in _TABLES:
-            raise loc.error(f"unknown table {key!r}; expected [[trader]], [[ticket]], [[visitor]], [[favour]]")
-    tables: dict[str, list[dict[str, Any]]] = {}
-    for table in _TABLES:
-        entries = raw.get(table)
-        if entries is None:
-            raise loc.error(f"missing [[{table}]] entries")
-        if not isinstance(entries, list):
-            raise loc.error(f"{table!r} must be written as [[{table}]] tables")
-        tables[table] = [_check_entry(loc, table, i, e) for i, e in enumerate(entries)]
+    """Parse and check card data; every problem raises DataError naming file, line and problem.
+
+    :class:`CardFile` checks each entry; what follows checks what involves several entries
+    (each rank once, unique keys, the one Caesar, the legionnaire both kinds need, the nine
+    favours once each and ``pays`` on the legionnaire favour only), which a per-entry model
+    cannot say, and names the line of the entry or key at fault the same way.
+    """
+    data = load_toml(text, path, CardFile, DataError)
+
+    def fail(loc: tuple[str | int, ...], problem: str) -> DataError:
+        return DataError(f"{path}, line {line_of(line_map(text), loc)}: {problem}")
 
     # traders: ranks 1..8 exactly once each
     coins_by_rank: dict[int, int] = {}
-    for i, e in enumerate(tables["trader"]):
-        rank = e["rank"]
-        if not 1 <= rank <= 8:
-            raise loc.error(f"[[trader]] entry {i + 1}: rank must be 1 to 8, got {rank}", "trader", i, "rank")
-        if rank in coins_by_rank:
-            raise loc.error(f"[[trader]] entry {i + 1}: rank {rank} is listed twice", "trader", i, "rank")
-        coins_by_rank[rank] = e["coins"]
+    for i, tr in enumerate(data.trader):
+        if tr.rank in coins_by_rank:
+            raise fail(("trader", i, "rank"), f"trader {i + 1}: rank: rank {tr.rank} is listed twice")
+        coins_by_rank[tr.rank] = tr.coins
     missing = [r for r in range(1, 9) if r not in coins_by_rank]
     if missing:
-        raise loc.error(f"[[trader]]: no entry for rank {', '.join(map(str, missing))}", "trader", 0)
+        raise fail(("trader", 0), f"trader: no entry for rank {', '.join(map(str, missing))}")
 
     tickets: list[TicketKind] = []
-    for i, e in enumerate(tables["ticket"]):
-        if e["venue"] not in VENUE_KEYS:
-            raise loc.error(f"[[ticket]] entry {i + 1}: venue must be one of {', '.join(VENUE_KEYS)}, "
-                            f"got {e['venue']!r}", "ticket", i, "venue")
-        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9 _-]*", e["seat"]):
-            raise loc.error(f"[[ticket]] entry {i + 1}: seat must be a short name of letters, got {e['seat']!r}",
-                            "ticket", i, "seat")
-        key = f"{e['venue']}:{e['seat']}"
+    for i, tk in enumerate(data.ticket):
+        key = f"{tk.venue}:{tk.seat}"
         if any(t.key == key for t in tickets):
-            raise loc.error(f"[[ticket]] entry {i + 1}: {key!r} is listed twice", "ticket", i)
-        tickets.append(TicketKind(key, VENUE_KEYS.index(e["venue"]), e["seat"], e["coins"], e["count"]))
-    if not tickets or sum(t.count for t in tickets) == 0:
-        raise loc.error("[[ticket]]: there must be at least one ticket")
+            raise fail(("ticket", i), f"ticket {i + 1}: {key!r} is listed twice")
+        tickets.append(TicketKind(key, VENUE_KEYS.index(tk.venue), tk.seat, tk.coins, tk.count))
+    if sum(t.count for t in tickets) == 0:
+        raise fail(("ticket", 0), "ticket: there must be at least one ticket")
 
     visitors: list[VisitorKind] = []
-    for i, e in enumerate(tables["visitor"]):
-        if not re.fullmatch(r"[a-z][a-z0-9_]*", e["key"]):
-            raise loc.error(f"[[visitor]] entry {i + 1}: key must be lower-case letters, got {e['key']!r}",
-                            "visitor", i, "key")
-        if any(v.key == e["key"] for v in visitors):
-            raise loc.error(f"[[visitor]] entry {i + 1}: key {e['key']!r} is listed twice", "visitor", i, "key")
-        visitors.append(VisitorKind(e["key"], e["name"], e["coins"], e["count"], bool(e.get("caesar", False))))
+    for i, vi in enumerate(data.visitor):
+        if any(v.key == vi.key for v in visitors):
+            raise fail(("visitor", i, "key"), f"visitor {i + 1}: key: {vi.key!r} is listed twice")
+        visitors.append(VisitorKind(vi.key, vi.name, vi.coins, vi.count, vi.caesar))
     caesars = [i for i, v in enumerate(visitors) if v.caesar]
     if len(caesars) != 1:
-        raise loc.error(f"[[visitor]]: exactly one entry must have caesar = true, found {len(caesars)}",
-                        "visitor", caesars[1] if len(caesars) > 1 else 0)
+        raise fail(("visitor", caesars[1] if len(caesars) > 1 else 0, "caesar"),
+                   f"visitor: exactly one entry must have caesar = true, found {len(caesars)}")
     if visitors[caesars[0]].count != 1:
-        raise loc.error("[[visitor]]: there is exactly one Caesar card (count = 1)", "visitor", caesars[0], "count")
+        raise fail(("visitor", caesars[0], "count"),
+                   f"visitor {caesars[0] + 1}: count: there is exactly one Caesar card (count = 1)")
     legion = [i for i, v in enumerate(visitors) if v.key == LEGIONNAIRE_VISITOR]
     if not legion:
-        raise loc.error(f"[[visitor]]: a {LEGIONNAIRE_VISITOR!r} visitor is needed by the "
-                        f"{FAVOUR_NAMES[LEGIONNAIRE]} favour", "visitor", 0)
+        raise fail(("visitor", 0), f"visitor: a {LEGIONNAIRE_VISITOR!r} visitor is needed by the "
+                                   f"{FAVOUR_NAMES[LEGIONNAIRE]} favour")
     if legion[0] == caesars[0]:
-        raise loc.error("[[visitor]]: the legionnaire cannot be the Caesar card", "visitor", legion[0])
+        raise fail(("visitor", legion[0], "caesar"),
+                   f"visitor {legion[0] + 1}: the legionnaire cannot be the Caesar card")
 
-    by_key: dict[str, tuple[int, dict[str, Any]]] = {}
-    for i, e in enumerate(tables["favour"]):
-        if e["key"] not in FAVOUR_KEYS:
-            raise loc.error(f"[[favour]] entry {i + 1}: unknown favour {e['key']!r}; known: "
-                            f"{', '.join(FAVOUR_KEYS)}", "favour", i, "key")
-        if e["key"] in by_key:
-            raise loc.error(f"[[favour]] entry {i + 1}: favour {e['key']!r} is listed twice", "favour", i, "key")
-        if "pays" in e and e["key"] != LEGIONNAIRE:
-            raise loc.error(f"[[favour]] entry {i + 1}: only the {LEGIONNAIRE!r} favour has 'pays'",
-                            "favour", i, "pays")
-        by_key[e["key"]] = (i, e)
+    by_key: dict[str, tuple[int, FavourEntry]] = {}
+    for i, fa in enumerate(data.favour):
+        if fa.key in by_key:
+            raise fail(("favour", i, "key"), f"favour {i + 1}: key: favour {fa.key!r} is listed twice")
+        if fa.pays is not None and fa.key != LEGIONNAIRE:
+            raise fail(("favour", i, "pays"), f"favour {i + 1}: pays: only the {LEGIONNAIRE!r} favour has 'pays'")
+        by_key[fa.key] = (i, fa)
     missing_f = [k for k in FAVOUR_KEYS if k not in by_key]
     if missing_f:
-        raise loc.error(f"[[favour]]: no entry for {', '.join(missing_f)}", "favour", 0)
-    if "pays" not in by_key[LEGIONNAIRE][1]:
-        raise loc.error(f"[[favour]]: the {LEGIONNAIRE!r} favour needs 'pays' (what a legionnaire pays with it)",
-                        "favour", by_key[LEGIONNAIRE][0])
-    favours = tuple(FavourKind(k, FAVOUR_NAMES[k], by_key[k][1]["coins"], by_key[k][1]["count"])
-                    for k in FAVOUR_KEYS)
+        raise fail(("favour", 0), f"favour: no entry for {', '.join(missing_f)}")
+    legion_at, legion_favour = by_key[LEGIONNAIRE]
+    if legion_favour.pays is None:
+        raise fail(("favour", legion_at), f"favour {legion_at + 1}: the {LEGIONNAIRE!r} favour needs 'pays' "
+                                          f"(what a legionnaire pays with it)")
+    favours = tuple(FavourKind(k, FAVOUR_NAMES[k], by_key[k][1].coins, by_key[k][1].count) for k in FAVOUR_KEYS)
 
     t_kind_of, t_masks = _masks([t.count for t in tickets])
     v_kind_of, v_masks = _masks([v.count for v in visitors])
@@ -361,7 +329,7 @@ def parse_cards(text: str, path: str = "<cards>") -> CardData:
         tickets=tuple(tickets),
         visitors=tuple(visitors),
         favours=favours,
-        legionnaire_pays=by_key[LEGIONNAIRE][1]["pays"],
+        legionnaire_pays=legion_favour.pays,
         ticket_kind_of=t_kind_of,
         ticket_masks=t_masks,
         visitor_kind_of=v_kind_of,

@@ -11,30 +11,21 @@ checks every observation field (and these tables directly) against them.
 from __future__ import annotations
 
 from ...core.bits import iter_bits
+from ...core.memo import BoundedMemo
 from .cards import ALL_TRADERS, FAVOUR_KEYS, CardData
 
 __all__ = ["ObsKeys", "hand_ranks", "passed_flags"]
 
 # The card keys of a card set (a bitmask) are looked up in tables made once per card-data
 # object, and whole sets are remembered (the same few masks recur all the time); the keys
-# come out exactly as a walk over the set bits, lowest card id first, would give them.
+# come out exactly as a walk over the set bits, lowest card id first, would give them. When
+# full, the oldest set is forgotten (one at a time, so the tables never all go cold at once).
 _KEY_MEMO_LIMIT = 4096
 
 
-class _KeysOf(dict[int, tuple[str, ...]]):
+def _keys_of(names: tuple[str, ...]) -> BoundedMemo[int, tuple[str, ...]]:
     """Card set (bitmask) -> tuple of the keys of its cards, lowest card id first (remembered)."""
-
-    def __init__(self, names: tuple[str, ...]) -> None:
-        super().__init__()
-        self.names = names
-
-    def __missing__(self, mask: int) -> tuple[str, ...]:
-        names = self.names
-        keys = tuple(names[c] for c in iter_bits(mask))
-        if len(self) >= _KEY_MEMO_LIMIT:
-            self.clear()
-        self[mask] = keys
-        return keys
+    return BoundedMemo(lambda mask: tuple(names[c] for c in iter_bits(mask)), _KEY_MEMO_LIMIT)
 
 
 class ObsKeys:
@@ -43,10 +34,10 @@ class ObsKeys:
     __slots__ = ("fav", "favours", "tickets", "tkt", "vis", "visitor_of", "visitors")
 
     def __init__(self, d: CardData) -> None:
-        self.favours = _KeysOf(tuple(FAVOUR_KEYS[k] for k in d.favour_kind_of))
-        self.tickets = _KeysOf(tuple(d.tickets[k].key for k in d.ticket_kind_of))
+        self.favours = _keys_of(tuple(FAVOUR_KEYS[k] for k in d.favour_kind_of))
+        self.tickets = _keys_of(tuple(d.tickets[k].key for k in d.ticket_kind_of))
         self.visitor_of = tuple(d.visitors[k].key for k in d.visitor_kind_of)
-        self.visitors = _KeysOf(self.visitor_of)
+        self.visitors = _keys_of(self.visitor_of)
         # bound lookups: ``fav(mask)`` etc. are plain dict look-ups once a set has been seen
         self.fav = self.favours.__getitem__
         self.tkt = self.tickets.__getitem__

@@ -23,7 +23,7 @@ from typing import Any
 
 from ...core.agent import Agent
 from ...core.game import Action, SeatView
-from ...core.memo import derived
+from ...core.memo import BoundedMemo, derived
 from .actions import (
     LINE_KEYS,
     Done,
@@ -42,6 +42,8 @@ from .actions import (
 )
 from .cards import FAVOUR_KEYS, VENUE_KEYS, CardData
 from .views import CircusMaximusObservation
+
+__all__ = ["EFFECT_VALUE", "START_CARD_VALUE", "CircusMaximusHeuristic"]
 
 # What a favour's effect is worth to this bot, on top of the coins printed on it.
 EFFECT_VALUE = {
@@ -96,19 +98,7 @@ def _key_venue(key: str) -> int:
     return _VENUE_INDEX[key.split(":")[0]]
 
 
-class _Memo(dict[Any, Any]):
-    """``memo[x]`` is ``make(x)``, made once (while at most a few thousand are kept)."""
-
-    def __init__(self, make: Callable[[Any], Any]) -> None:
-        super().__init__()
-        self.make = make
-
-    def __missing__(self, key: Any) -> Any:
-        value = self.make(key)
-        if len(self) >= 4096:
-            self.clear()
-        self[key] = value
-        return value
+_MEMO_MAX = 4096
 
 
 class _Tables:
@@ -132,9 +122,11 @@ class _Tables:
         avg_v = sum(v.coins * v.count for v in visitors) / max(1, sum(v.count for v in visitors))
         self.ticket_visitor_base = 0.7 * (avg + avg_v)
         # the same hands and venue queues come round again and again: remember what they hold
-        self.hand_venues = _Memo(self._hand_venues)
-        self.key_venue = _Memo(_key_venue)
-        self.buyers = _Memo(self._sorted_buyers)
+        # (at most _MEMO_MAX each; when full the oldest entry goes, one at a time)
+        self.hand_venues: BoundedMemo[tuple[str, ...], tuple[int, int, int, int]] = BoundedMemo(
+            self._hand_venues, _MEMO_MAX)
+        self.key_venue: BoundedMemo[str, int] = BoundedMemo(_key_venue, _MEMO_MAX)
+        self.buyers: BoundedMemo[tuple[str, ...], list[int]] = BoundedMemo(self._sorted_buyers, _MEMO_MAX)
 
     def _hand_venues(self, hand: tuple[str, ...]) -> tuple[int, int, int, int]:
         """How many tickets of ``hand`` are for each venue (last: keys of no venue)."""

@@ -8,6 +8,8 @@ from typing import Any
 from .actions import LINE_KEYS, LINE_NAMES
 from .cards import FAVOUR_NAMES, VENUE_KEYS, VENUE_NAMES, load_cards
 
+__all__ = ["page_data"]
+
 
 def page_data() -> dict[str, Any]:
     """JSON for ``page.js`` (served with the game's page, see ``ludus.web.pages``)."""

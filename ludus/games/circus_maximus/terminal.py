@@ -27,6 +27,8 @@ from .cards import VENUE_KEYS, CardData, ticket_key_name
 from .game import GAME
 from .views import CircusMaximusObservation
 
+__all__ = ["ADAPTER", "SEAT_STYLES", "CircusMaximusAdapter", "seat_text", "trader_text"]
+
 SEAT_STYLES = ("bold yellow", "bold red", "bold blue", "bold green", "bold magenta")
 
 

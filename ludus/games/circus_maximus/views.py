@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ...core.frozen import frozen_builder
 from ...core.game import Observation
 from ...core.memo import derived
 from .actions import LINE_KEYS
@@ -81,16 +82,10 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def _new_observation(fields: dict[str, Any]) -> CircusMaximusObservation:
-    """The observation with exactly these field values.
-
-    Same object as ``CircusMaximusObservation(**fields)`` (the class has no defaults and no
-    ``__post_init__``), without the frozen ``__init__``'s forty guarded attribute writes;
-    ``fields`` must name every field, in declaration order (the tests check both).
-    """
-    obs = object.__new__(CircusMaximusObservation)
-    obs.__dict__.update(fields)
-    return obs
+# The observation with exactly these field values, without the frozen ``__init__``'s forty
+# guarded attribute writes (see ludus.core.frozen); ``observe`` names every field, in
+# declaration order (the tests check both).
+_new_observation = frozen_builder(CircusMaximusObservation)
 
 
 def observe(st: CircusMaximusState, seat: int | None) -> CircusMaximusObservation:

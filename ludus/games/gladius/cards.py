@@ -9,16 +9,37 @@ The format is described in ``docs/games/gladius.md`` ("Card-set files").
 from __future__ import annotations
 
 import os
-import re
-import tomllib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from ...core.datafile import MiB, read_bytes, read_text
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    StringConstraints,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+)
+from pydantic_core import PydanticCustomError
+
+from ...core.datafile import MiB, read_text
 from ...core.errors import DataError, InvalidOptions
+from ...core.memo import BoundedMemo
+from ...core.tomldata import line_map, line_of, load_toml
+
+__all__ = [
+    "BUILTIN_SETS", "DATA_DIR", "DEFENCES", "MAX_COUNT", "MAX_SET_SIZE", "SET_KINDS", "SHARED_ID",
+    "Card", "CardSet", "CardSetError", "Catalogue", "SetFileModel",
+    "builtin_catalogue", "load_catalogue", "parse_set", "read_set_file", "split_paths",
+]
 
 SHARED_ID = "both"
 """Id of the shared set: the cards every fighter may use (the rulebook's "B" cards)."""
@@ -30,7 +51,8 @@ BUILTIN_SETS = ("secutor", "retiarius", "thracian", "murmillo", "dimachaeri", "s
 """Built-in fighter sets in display order (the lion is the project's example animal)."""
 
 DATA_DIR = Path(__file__).with_name("data")
-_ID_RE = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
+_ID_PATTERN = r"^[a-z][a-z0-9_-]{0,31}$"
+"""A set id: lowercase letters, digits, - or _, starting with a letter, at most 32 characters."""
 MAX_COUNT = 99
 MAX_SET_SIZE = 400
 
@@ -128,207 +150,141 @@ class Catalogue:
 
 
 # --------------------------------------------------------------------------- loading
-_HEADER_RE = re.compile(r"^\s*(\[\[|\[)\s*([^\]]*?)\s*\]\]?\s*(#.*)?$")
-_KEY_RE = re.compile(r"""^\s*("(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+)\s*=""")
+# The file format as pydantic models: types, ranges, text lengths and unknown keys are checked
+# here (``load_toml`` names file and line); what relates several values is checked in
+# ``parse_set`` after validation.
 
 
-def _line_map(text: str) -> dict[tuple[str, int, str], int]:
-    """Where each table header and key starts, so errors can name a line.
-
-    Keys are (table, index, key): ("set", 0, "id"), ("card", 2, "count"), ("card", 2, "")
-    for the third ``[[card]]`` header, ("", 0, "x") for a key before any table.
-    """
-    out: dict[tuple[str, int, str], int] = {}
-    table, index = "", 0
-    counts: dict[str, int] = {}
-    for n, line in enumerate(text.splitlines(), 1):
-        header = _HEADER_RE.match(line)
-        if header and not _KEY_RE.match(line):
-            table = header.group(2).strip().strip("\"'")
-            if header.group(1) == "[[":
-                index = counts.get(table, -1) + 1
-                counts[table] = index
-            else:
-                index = 0
-            out.setdefault((table, index, ""), n)
-            continue
-        key = _KEY_RE.match(line)
-        if key:
-            out.setdefault((table, index, key.group(1).strip("\"'")), n)
-    return out
-
-
-class _Checker:
-    """Validates one parsed set file and raises CardSetError with file and line."""
-
-    def __init__(self, source: str, text: str) -> None:
-        self.source = source
-        self.lines = _line_map(text)
-
-    def line(self, table: str, index: int = 0, key: str = "") -> int:
-        return self.lines.get((table, index, key)) or self.lines.get((table, index, "")) or 1
-
-    def fail(self, table: str, index: int, key: str, problem: str) -> CardSetError:
-        return CardSetError(f"{self.source}, line {self.line(table, index, key)}: {problem}")
-
-    def whole(self, table: str, index: int, key: str, value: Any, what: str, lo: int, hi: int) -> int:
-        if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-            raise self.fail(table, index, key, f"{what} must be a whole number from {lo} to {hi}, not {value!r}")
-        return value
-
-    def flag(self, table: str, index: int, key: str, value: Any, what: str) -> bool:
-        if not isinstance(value, bool):
-            raise self.fail(table, index, key, f"{what} must be true or false, not {value!r}")
-        return value
-
-    def text(self, table: str, index: int, key: str, value: Any, what: str, max_len: int = 60) -> str:
-        if not isinstance(value, str) or not value.strip() or len(value) > max_len:
-            raise self.fail(table, index, key, f"{what} must be non-empty text of at most {max_len} characters, "
-                                               f"not {value!r}")
+def _one_line(allow_empty: bool) -> AfterValidator:
+    def check(value: str) -> str:
+        if allow_empty and value == "":
+            return value
+        if not value.strip():
+            raise PydanticCustomError("blank_text", "must not be blank")
         if any(ch in value for ch in "\n\r\t"):
-            raise self.fail(table, index, key, f"{what} must be on one line")
+            raise PydanticCustomError("multi_line_text", "must be on one line")
         return value.strip()
-
-    def known_keys(self, table: str, index: int, data: Mapping[str, Any], allowed: Iterable[str],
-                   where: str) -> None:
-        allowed = tuple(allowed)
-        for key in data:
-            if key not in allowed:
-                raise self.fail(table, index, key, f"unknown key {key!r} in {where} "
-                                                   f"(allowed: {', '.join(allowed)})")
+    return AfterValidator(check)
 
 
-_SET_KEYS = ("id", "name", "kind", "hit_points", "solo_defence_hand", "solo_attack_hand", "shared_cards", "note")
-_CARD_KEYS = ("name", "count", "type", "damage", "immobilize", "defence", "no_attack_next_turn")
+def _shared_cards(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    try:
+        return handler(value)
+    except ValidationError:
+        raise PydanticCustomError("shared_cards", "must be true, false or a list of shared card names") from None
+
+
+Name = Annotated[str, StringConstraints(strict=True, max_length=40), _one_line(False)]
+Note = Annotated[str, StringConstraints(strict=True, max_length=200), _one_line(True)]
+SetId = Annotated[str, StringConstraints(strict=True, pattern=_ID_PATTERN)]
+Amount = Annotated[StrictInt, Field(ge=0, le=99)]
+HandSize = Annotated[StrictInt, Field(ge=1, le=3)]
+SharedCards = Annotated[StrictBool | list[StrictStr], WrapValidator(_shared_cards)]
+
+
+class SetModel(BaseModel):
+    """The ``[set]`` table of a card-set file."""
+
+    model_config = ConfigDict(extra="forbid")
+    id: SetId
+    name: Name | None = None
+    kind: Literal["fighter", "animal", "shared"] = "fighter"
+    hit_points: Annotated[StrictInt, Field(ge=1, le=99)] = 10
+    solo_defence_hand: HandSize = 2
+    solo_attack_hand: HandSize = 3
+    shared_cards: SharedCards = True
+    note: Note = ""
+
+
+class CardModel(BaseModel):
+    """One ``[[card]]`` table; None is a key the file does not give (TOML has no null)."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: Name
+    count: Annotated[StrictInt, Field(ge=1, le=MAX_COUNT)]
+    type: Literal["attack", "defence", "defense"]
+    damage: Amount | None = None
+    immobilize: StrictBool | None = None
+    defence: Literal["block", "evade"] | None = None
+    no_attack_next_turn: StrictBool | None = None
+
+
+class SetFileModel(BaseModel):
+    """A whole card-set file: one ``[set]`` table and its ``[[card]]`` tables."""
+
+    model_config = ConfigDict(extra="forbid")
+    set: SetModel
+    card: list[CardModel] = Field(min_length=1)
+
+
+_FIGHTER_ONLY = ("hit_points", "solo_defence_hand", "solo_attack_hand", "shared_cards")
+_ATTACK_ONLY = ("damage", "immobilize", "no_attack_next_turn")
 
 
 def parse_set(text: str, source: str, shared: CardSet | None = None) -> CardSet:
     """Parse and check one set file's text; ``shared`` is the shared set (for ``shared_cards``)."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        msg = str(exc)
-        m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
-        line = getattr(exc, "lineno", None) or (int(m.group(1)) if m else 1)
-        col = getattr(exc, "colno", None) or (int(m.group(2)) if m else None)
-        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", getattr(exc, "msg", msg) or msg)
-        where = f" (column {col})" if col else ""
-        raise CardSetError(f"{source}, line {line}: not valid TOML: {msg}{where}") from None
-    ck = _Checker(source, text)
-    for key in data:
-        if key not in ("set", "card"):
-            line = ck.lines.get(("", 0, key)) or ck.lines.get((key, 0, "")) or 1  # a key, or a [table]
-            raise CardSetError(f"{source}, line {line}: unknown top-level entry {key!r}; a set file has "
-                               f"one 'set' table and 'card' tables")
-    head = data.get("set")
-    if not isinstance(head, dict):
-        raise CardSetError(f"{source}, line {ck.line('set') if head is not None else 1}: "
-                           f"a card-set file needs a 'set' table with its id, name and kind")
-    ck.known_keys("set", 0, head, _SET_KEYS, "the set table")
-    if "id" not in head:
-        raise ck.fail("set", 0, "", "the set table needs an id (lowercase letters, digits, - or _)")
-    set_id = head["id"]
-    if not isinstance(set_id, str) or not _ID_RE.match(set_id):
-        raise ck.fail("set", 0, "id", f"set id must be lowercase letters, digits, - or _ (starting with a "
-                                      f"letter, at most 32), not {set_id!r}")
-    name = ck.text("set", 0, "name", head.get("name", set_id.replace("-", " ").replace("_", " ").title()),
-                   "set name", 40)
-    kind = head.get("kind", "fighter")
-    if kind not in SET_KINDS:
-        raise ck.fail("set", 0, "kind", f"kind must be one of {', '.join(SET_KINDS)}, not {kind!r}")
-    is_shared = kind == "shared"
-    if is_shared:
-        for key in ("hit_points", "solo_defence_hand", "solo_attack_hand", "shared_cards"):
-            if key in head:
-                raise ck.fail("set", 0, key, f"the shared set has no {key} (it is not a fighter)")
-    hp = ck.whole("set", 0, "hit_points", head.get("hit_points", 10), "hit_points", 1, 99)
-    def_hand = ck.whole("set", 0, "solo_defence_hand", head.get("solo_defence_hand", 2), "solo_defence_hand", 1, 3)
-    atk_hand = ck.whole("set", 0, "solo_attack_hand", head.get("solo_attack_hand", 3), "solo_attack_hand", 1, 3)
-    note = head.get("note", "")
-    if note != "":
-        note = ck.text("set", 0, "note", note, "note", 200)
-    shared_cards: frozenset[str] | None = None
-    raw_shared = head.get("shared_cards", True)
-    if isinstance(raw_shared, bool):
-        shared_cards = None if raw_shared else frozenset()
-    elif isinstance(raw_shared, list) and all(isinstance(x, str) for x in raw_shared):
-        shared_cards = frozenset(raw_shared)
+    model = load_toml(text, source, SetFileModel, CardSetError)
+
+    def line(loc: tuple[str | int, ...]) -> int:
+        return line_of(line_map(text), loc)
+
+    def fail(loc: tuple[str | int, ...], problem: str) -> CardSetError:
+        return CardSetError(f"{source}, line {line(loc)}: {problem}")
+
+    head = model.set
+    set_id = head.id
+    if head.kind == "shared":
+        for key in _FIGHTER_ONLY:
+            if key in head.model_fields_set:
+                raise fail(("set", key), f"the shared set has no {key} (it is not a fighter)")
+    shared_cards: frozenset[str] | None
+    if isinstance(head.shared_cards, bool):
+        shared_cards = None if head.shared_cards else frozenset()
+    else:
+        shared_cards = frozenset(head.shared_cards)
         if shared is not None:
             names = {c.name for c in shared.cards}
-            for x in raw_shared:
+            for x in head.shared_cards:
                 if x not in names:
-                    raise ck.fail("set", 0, "shared_cards", f"shared_cards names {x!r}, which is not a shared "
-                                                            f"card (shared cards: {', '.join(sorted(names))})")
-    else:
-        raise ck.fail("set", 0, "shared_cards", "shared_cards must be true, false or a list of shared card names")
-
-    raw_cards = data.get("card")
-    if raw_cards is None:
-        raise ck.fail("set", 0, "", f"set {set_id!r} has no cards; add 'card' tables")
-    if not isinstance(raw_cards, list) or not all(isinstance(c, dict) for c in raw_cards):
-        raise ck.fail("", 0, "card", "cards must be written as 'card' tables (an array of tables)")
+                    raise fail(("set", "shared_cards"), f"shared_cards names {x!r}, which is not a shared "
+                                                        f"card (shared cards: {', '.join(sorted(names))})")
     cards: list[Card] = []
     seen: dict[str, int] = {}
-    for i, raw in enumerate(raw_cards):
-        ck.known_keys("card", i, raw, _CARD_KEYS, f"card {i + 1}")
-        if "name" not in raw:
-            raise ck.fail("card", i, "", f"card {i + 1} has no name")
-        cname = ck.text("card", i, "name", raw["name"], "card name", 40)
-        label = f"card {cname!r}"
-        if cname.lower() in seen:
-            raise ck.fail("card", i, "name", f"{label} appears twice in this set (first at line "
-                                             f"{ck.line('card', seen[cname.lower()], 'name')}); give one "
-                                             f"entry a larger count instead")
-        seen[cname.lower()] = i
-        if "count" not in raw:
-            raise ck.fail("card", i, "", f"{label} has no count")
-        count = ck.whole("card", i, "count", raw["count"], f"{label}: count", 1, MAX_COUNT)
-        ctype = raw.get("type")
-        if ctype == "defense":
-            ctype = "defence"
-        if ctype not in ("attack", "defence"):
-            raise ck.fail("card", i, "type" if "type" in raw else "",
-                          f"{label}: type must be \"attack\" or \"defence\", not {ctype!r}")
-        if ctype == "attack":
-            if "defence" in raw:
-                raise ck.fail("card", i, "defence", f"{label} is an attack, so it cannot have a defence effect")
-            damage = ck.whole("card", i, "damage", raw.get("damage", 0), f"{label}: damage", 0, 99)
-            immob = ck.flag("card", i, "immobilize", raw.get("immobilize", False), f"{label}: immobilize")
-            lock = ck.flag("card", i, "no_attack_next_turn", raw.get("no_attack_next_turn", False),
-                           f"{label}: no_attack_next_turn")
+    for i, raw in enumerate(model.card):
+        label = f"card {raw.name!r}"
+        first = seen.setdefault(raw.name.lower(), i)
+        if first != i:
+            raise fail(("card", i, "name"), f"{label} appears twice in this set (first at line "
+                                            f"{line(('card', first, 'name'))}); give one "
+                                            f"entry a larger count instead")
+        if raw.type == "attack":
+            if raw.defence is not None:
+                raise fail(("card", i, "defence"), f"{label} is an attack, so it cannot have a defence effect")
+            damage, immob = raw.damage or 0, bool(raw.immobilize)
             if not damage and not immob:
-                raise ck.fail("card", i, "", f"{label} is an attack that does nothing: give it damage "
-                                             f"(1 or more) or immobilize = true")
-            cards.append(Card(set_id, cname, count, "attack", damage, immob, "", lock))
-        else:
-            for key in ("damage", "immobilize", "no_attack_next_turn"):
-                if key in raw:
-                    raise ck.fail("card", i, key, f"{label} is a defence card, so it cannot have {key}")
-            if "defence" not in raw:
-                raise ck.fail("card", i, "", f"{label}: a defence card needs defence = \"block\" or \"evade\"")
-            dtype = raw["defence"]
-            if dtype not in DEFENCES:
-                raise ck.fail("card", i, "defence", f"{label}: defence must be \"block\" or \"evade\", "
-                                                    f"not {dtype!r}")
-            cards.append(Card(set_id, cname, count, "defence", defence=dtype))
+                raise fail(("card", i), f"{label} is an attack that does nothing: give it damage "
+                                        f"(1 or more) or immobilize = true")
+            cards.append(Card(set_id, raw.name, raw.count, "attack", damage, immob, "",
+                              bool(raw.no_attack_next_turn)))
+        else:  # "defence", or "defense" as Americans write it
+            for key in _ATTACK_ONLY:
+                if getattr(raw, key) is not None:
+                    raise fail(("card", i, key), f"{label} is a defence card, so it cannot have {key}")
+            if raw.defence is None:
+                raise fail(("card", i), f"{label}: a defence card needs defence = \"block\" or \"evade\"")
+            cards.append(Card(set_id, raw.name, raw.count, "defence", defence=raw.defence))
     total = sum(c.count for c in cards)
     if total > MAX_SET_SIZE:
-        raise ck.fail("set", 0, "", f"set {set_id!r} has {total} cards; at most {MAX_SET_SIZE} are allowed")
-    return CardSet(id=set_id, name=name, kind=kind, cards=tuple(cards), hit_points=hp,
-                   solo_defence_hand=def_hand, solo_attack_hand=atk_hand, shared_cards=shared_cards,
-                   note=note, source=source)
+        raise fail(("set",), f"set {set_id!r} has {total} cards; at most {MAX_SET_SIZE} are allowed")
+    name = head.name if head.name is not None else set_id.replace("-", " ").replace("_", " ").title()
+    return CardSet(id=set_id, name=name, kind=head.kind, cards=tuple(cards), hit_points=head.hit_points,
+                   solo_defence_hand=head.solo_defence_hand, solo_attack_hand=head.solo_attack_hand,
+                   shared_cards=shared_cards, note=head.note, source=source)
 
 
 def read_set_file(path: str | os.PathLike[str], shared: CardSet | None = None) -> CardSet:
     """Load one set file; any problem raises CardSetError naming the file (and line)."""
-    source = str(path)
-    raw = read_bytes(path, MiB, "card-set file", CardSetError)
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise CardSetError(f"{source}, line {line}: not UTF-8 text") from None
-    return parse_set(text, source, shared)
+    return parse_set(read_text(path, MiB, "card-set file", CardSetError), str(path), shared)
 
 
 @cache
@@ -349,9 +305,6 @@ def split_paths(text: str) -> tuple[str, ...]:
     return tuple(p.strip() for p in text.split(",") if p.strip())
 
 
-_CATALOGUES: dict[tuple[Any, ...], Catalogue] = {}
-
-
 def _stamp(path: str) -> tuple[str, int, int]:
     try:
         st = os.stat(path)
@@ -360,33 +313,38 @@ def _stamp(path: str) -> tuple[str, int, int]:
     return (path, st.st_mtime_ns, st.st_size)
 
 
+def _set_line(path: str, key: str) -> int:
+    """The line of ``key`` in the ``[set]`` table of ``path`` (for refusals made after loading)."""
+    return line_of(line_map(read_text(path, MiB, "card-set file", CardSetError)), ("set", key))
+
+
+def _build_catalogue(stamps: tuple[tuple[str, int, int], ...]) -> Catalogue:
+    base = builtin_catalogue()
+    paths = tuple(path for path, _, _ in stamps)
+    fighters = dict(base.fighters)
+    for path in paths:
+        s = read_set_file(path, base.shared)
+        if s.kind == "shared":
+            raise CardSetError(f"{path}, line {_set_line(path, 'kind')}: a user set may be a fighter or an "
+                               f"animal, not the shared set")
+        if s.id in fighters:
+            origin = "a built-in set" if s.id in base.fighters else f"another file ({fighters[s.id].source})"
+            raise CardSetError(f"{path}, line {_set_line(path, 'id')}: set id {s.id!r} is already used by "
+                               f"{origin}; choose another id")
+        fighters[s.id] = s
+    return Catalogue(shared=base.shared, fighters=fighters, user_files=paths)
+
+
+_CATALOGUES: BoundedMemo[tuple[tuple[str, int, int], ...], Catalogue] = BoundedMemo(_build_catalogue, 64)
+"""Catalogues of user files, by each file's path, modification time and size (oldest dropped first)."""
+
+
 def load_catalogue(paths: Sequence[str] = ()) -> Catalogue:
     """The built-in sets plus the user set files ``paths``; all of them load, or none is used.
 
     Results are cached per file and modification time, so a game made many times from the
     same options reads the files once.
     """
-    base = builtin_catalogue()
     if not paths:
-        return base
-    key = tuple(_stamp(p) for p in paths)
-    hit = _CATALOGUES.get(key)
-    if hit is not None:
-        return hit
-    fighters = dict(base.fighters)
-    for path in paths:
-        s = read_set_file(path, base.shared)
-        if s.kind == "shared":
-            line = _line_map(read_text(path, MiB, "card-set file", CardSetError)).get(("set", 0, "kind"), 1)
-            raise CardSetError(f"{path}, line {line}: a user set may be a fighter or an animal, not the shared set")
-        if s.id in fighters:
-            origin = "a built-in set" if s.id in base.fighters else f"another file ({fighters[s.id].source})"
-            line = _line_map(read_text(path, MiB, "card-set file", CardSetError)).get(("set", 0, "id"), 1)
-            raise CardSetError(f"{path}, line {line}: set id {s.id!r} is already used by {origin}; "
-                               f"choose another id")
-        fighters[s.id] = s
-    cat = Catalogue(shared=base.shared, fighters=fighters, user_files=tuple(paths))
-    if len(_CATALOGUES) > 64:
-        _CATALOGUES.clear()
-    _CATALOGUES[key] = cat
-    return cat
+        return builtin_catalogue()
+    return _CATALOGUES[tuple(_stamp(p) for p in paths)]

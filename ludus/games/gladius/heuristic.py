@@ -24,6 +24,8 @@ from .options import GladiusOptions
 from .rules import Setup
 from .views import GladiusObservation
 
+__all__ = ["GladiusHeuristic", "p_holds_any"]
+
 
 def p_holds_any(hits_known: int, pool_hits: int, pool_size: int, draws: int) -> float:
     """Chance that a hand with ``draws`` unknown cards (from ``pool_size``, of which

@@ -7,6 +7,8 @@ from typing import Any
 
 from .cards import builtin_catalogue
 
+__all__ = ["page_data"]
+
 
 def page_data() -> dict[str, Any]:
     """JSON for ``page.js`` (served with the game's page, see ``ludus.web.pages``)."""

@@ -26,6 +26,7 @@ from typing import Any
 from ...core.bits import popcount
 from ...core.errors import IllegalAction
 from ...core.game import CHANCE, Action, Game, State
+from ...core.memo import BoundedMemo
 from ...core.rng import Rng
 from .actions import (
     NO_ATTACK,
@@ -228,16 +229,14 @@ class Setup:
 _GROUP_BITS = 12
 """Widest run of cards whose sub-masks :meth:`Setup.kind_counts_of` memoizes (4096 at most)."""
 
-_SETUPS: dict[tuple[Any, ...], Setup] = {}
-
 
 def build_setup(options: GladiusOptions) -> Setup:
     """The deck and tables for ``options`` (cached: options are immutable)."""
-    cat = load_catalogue(split_paths(options.card_sets))
-    key = (options, id(cat))
-    hit = _SETUPS.get(key)
-    if hit is not None and hit.catalogue is cat:
-        return hit
+    return _SETUPS[(options, load_catalogue(split_paths(options.card_sets)))]
+
+
+def _make_setup(key: tuple[GladiusOptions, Catalogue]) -> Setup:
+    options, cat = key
     a, b = cat.fighter(options.fighter1), cat.fighter(options.fighter2)
     sets: list[CardSet] = [cat.shared, a]
     if b.id != a.id or options.mirror == "twice":
@@ -278,7 +277,7 @@ def build_setup(options: GladiusOptions) -> Setup:
             evade |= kind_mask[i]
     hp = (options.hit_points or a.hit_points, options.hit_points or b.hit_points)
     names = (a.name, b.name) if a.id != b.id else (f"{a.name} 1", f"{b.name} 2")
-    setup = Setup(
+    return Setup(
         catalogue=cat, sides=(a, b), kinds=kinds, index={c.key: i for i, c in enumerate(kinds)},
         kind_mask=tuple(kind_mask), card_kind=tuple(card_kind), full=(1 << len(card_kind)) - 1,
         usable=(usable[0], usable[1]), attack_phys=(attack_phys[0], attack_phys[1]),
@@ -291,10 +290,10 @@ def build_setup(options: GladiusOptions) -> Setup:
         draw_actions=(tuple(DrawCard(0, c.key) for c in kinds), tuple(DrawCard(1, c.key) for c in kinds)),
         mini_actions=tuple(MiniDraw(c.key) for c in kinds),
     )
-    if len(_SETUPS) > 256:
-        _SETUPS.clear()
-    _SETUPS[key] = setup
-    return setup
+
+
+_SETUPS: BoundedMemo[tuple[GladiusOptions, Catalogue], Setup] = BoundedMemo(_make_setup, 256)
+"""Setups by options and catalogue (a catalogue hashes by identity, and the key keeps it alive)."""
 
 
 def _low(mask: int) -> int:

@@ -31,6 +31,8 @@ from .game import GAME
 from .rules import Setup
 from .views import GladiusObservation
 
+__all__ = ["ADAPTER", "GladiusAdapter", "card_text", "hp_bar"]
+
 _HELP = "Type a number or a move's name; 'c' lists the deck and what is still unaccounted for."
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ...core.frozen import frozen_builder
 from ...core.game import CHANCE, Observation
 
 if TYPE_CHECKING:
@@ -89,17 +90,9 @@ class GladiusObservation(Observation):
 OBS_FIELDS = tuple(GladiusObservation.__dataclass_fields__)
 
 
-def new_observation(values: dict[str, Any]) -> GladiusObservation:
-    """The observation with exactly these field values.
-
-    The same object as ``GladiusObservation(**values)`` (the class has no defaults and no
-    ``__post_init__``), without the frozen ``__init__``'s 35 guarded attribute writes, which
-    cost as much as computing the values. ``values`` must name every field (``OBS_FIELDS``),
-    in declaration order; the tests check that observations equal the constructor's.
-    """
-    obs = object.__new__(GladiusObservation)
-    object.__setattr__(obs, "__dict__", values)
-    return obs
+new_observation = frozen_builder(GladiusObservation)
+"""The observation with exactly these field values (``OBS_FIELDS``, in order), without the frozen
+``__init__``'s 35 guarded attribute writes; the tests check it equals the constructor's."""
 
 
 def build_observation(self: GladiusState, seat: int | None) -> GladiusObservation:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from ...core.plugin import VARIANT, AnalysisProfile, Scenario
 
+__all__ = ["PROFILE"]
+
 PROFILE = AnalysisProfile(
     variants=(
         Scenario("per-round-auction", "3 players, one auction per round", VARIANT, {"auction": "per-round"}),

@@ -8,21 +8,25 @@ action cards. A game with fewer players simply never uses the basics of the empt
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from importlib import resources
+from typing import Annotated, Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from ...core.errors import DataError
+from ...core.tomldata import line_map, line_of, load_toml
 
 __all__ = [
     "ACTIONS", "ACTION_KINDS", "ACTION_MASK", "ARMOURY_FIRST", "ARMOURY_MASK", "BASICS_PER_SEAT", "CARD",
     "COST", "DEFENCE", "GLADIATOR_MASK", "KEY", "KINDS", "KIND_BY_KEY", "KIND_MASK", "MARKET_FIRST",
-    "MARKET_MASK", "MAX_SEATS", "NAME", "NUM_CARDS", "POINTS", "STRENGTH", "CardKind", "basics_of",
-    "card_label", "kinds_in", "parse_catalogue",
+    "MARKET_MASK", "MAX_SEATS", "NAME", "NUM_CARDS", "POINTS", "STRENGTH", "ActionEntry", "CardFile",
+    "CardKind", "GladiatorEntry", "basics_of", "card_label", "kinds_in", "parse_catalogue",
 ]
 
 MAX_SEATS = 5
-ACTION_KINDS = ("attack", "defence", "recruit", "income")
+ActionKind = Literal["attack", "defence", "recruit", "income"]
+ACTION_KINDS: tuple[str, ...] = get_args(ActionKind)
 
 
 @dataclass(frozen=True)
@@ -50,57 +54,95 @@ class CardKind:
         return f"{act} {self.strength} · cost {self.cost} · action card"
 
 
-def _need_int(entry: dict, field: str, lo: int, hi: int, where: str) -> int:
-    value = entry.get(field, 0)
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise DataError(f"{where}: '{field}' must be a whole number from {lo} to {hi}, got {value!r}")
-    return value
+# ----------------------------------------------------------------- the file format (data/cards.toml)
+# whole numbers in a range: TOML's ``true``, ``2.0`` and ``"2"`` are refused, as before
+Cost = Annotated[StrictInt, Field(ge=0, le=20)]
+Copies = Annotated[StrictInt, Field(ge=0, le=20)]
+Strength = Annotated[StrictInt, Field(ge=1, le=5)]
+Defence = Annotated[StrictInt, Field(ge=1, le=5)]
+Points = Annotated[StrictInt, Field(ge=0, le=10)]
+Basic = Annotated[StrictInt, Field(ge=0, le=MAX_SEATS)]
+
+
+class ActionEntry(BaseModel):
+    """One ``[[action]]`` table: an action card of the armoury (no defence, no points, never basic)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    key: StrictStr = Field(min_length=1)
+    name: StrictStr | None = None
+    """Printed name; the key when left out."""
+    actions: list[ActionKind] = Field(min_length=1, max_length=2)
+    cost: Cost = 0
+    strength: Strength
+    copies: Copies = 0
+    note: StrictStr = ""
+
+
+class GladiatorEntry(ActionEntry):
+    """One ``[[gladiator]]`` table: a gladiator, dealt to every seat (``basic``) or sold in the market."""
+
+    defence: Defence
+    points: Points = 0
+    basic: Basic = 0
+
+
+class CardFile(BaseModel):
+    """The whole of ``cards.toml``: the gladiators, then the action cards, in id order."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    gladiator: list[GladiatorEntry] = []
+    action: list[ActionEntry] = []
 
 
 def parse_catalogue(text: str, source: str = "cards.toml") -> tuple[CardKind, ...]:
-    """Read and check the card list; any problem raises DataError naming the card."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(f"{source}: {exc}") from exc
+    """Read and check the card list; any problem raises DataError naming the file, line and card.
+
+    The model checks each field; what it cannot (keys unique across both families, an action
+    listed twice or beside ``defence``, a basic card also sold, some basic card at all) is
+    checked here, naming the line from :func:`~ludus.core.tomldata.line_of`.
+    """
+    data = load_toml(text, source, CardFile, DataError)
+    lines = line_map(text)
+
+    def fail(loc: tuple[str | int, ...], problem: str) -> DataError:
+        return DataError(f"{source}, line {line_of(lines, loc)}: {problem}")
+
     kinds: list[CardKind] = []
     seen: set[str] = set()
-    for family in ("gladiator", "action"):
-        for i, entry in enumerate(data.get(family, [])):
-            where = f"{source}: {family} {i + 1}"
-            key = entry.get("key")
-            if not isinstance(key, str) or not key:
-                raise DataError(f"{where}: needs a 'key'")
-            where = f"{source}: {family} {key!r}"
-            if key in seen:
-                raise DataError(f"{where}: key used twice")
-            seen.add(key)
-            actions = entry.get("actions")
-            if (not isinstance(actions, list) or not actions or len(actions) > 2
-                    or any(a not in ACTION_KINDS for a in actions) or len(set(actions)) != len(actions)):
-                raise DataError(f"{where}: 'actions' must list one or two of {', '.join(ACTION_KINDS)}")
-            if "defence" in actions and len(actions) > 1:
-                raise DataError(f"{where}: a defence card carries no other action")
-            gladiator = family == "gladiator"
-            basic = _need_int(entry, "basic", 0, 5, where) if gladiator else 0
+    families: tuple[tuple[str, list[GladiatorEntry] | list[ActionEntry]], ...] = (
+        ("gladiator", data.gladiator), ("action", data.action),
+    )
+    for family, entries in families:
+        for i, entry in enumerate(entries):
+            where = f"{family} {i + 1} ({entry.key!r})"
+            if entry.key in seen:
+                raise fail((family, i, "key"), f"{where}: key: used twice")
+            seen.add(entry.key)
+            if len(set(entry.actions)) != len(entry.actions):
+                raise fail((family, i, "actions"), f"{where}: actions: an action is listed twice")
+            if "defence" in entry.actions and len(entry.actions) > 1:
+                raise fail((family, i, "actions"), f"{where}: actions: a defence card carries no other action")
+            glad = entry if isinstance(entry, GladiatorEntry) else None
             kind = CardKind(
-                key=key,
-                name=str(entry.get("name", key)),
-                gladiator=gladiator,
-                cost=_need_int(entry, "cost", 0, 20, where),
-                defence=_need_int(entry, "defence", 1, 5, where) if gladiator else 0,
-                points=_need_int(entry, "points", 0, 10, where) if gladiator else 0,
-                strength=_need_int(entry, "strength", 1, 5, where),
-                actions=tuple(actions),
-                basic=basic,
-                copies=_need_int(entry, "copies", 0, 20, where),
-                note=str(entry.get("note", "")),
+                key=entry.key,
+                name=entry.key if entry.name is None else entry.name,
+                gladiator=glad is not None,
+                cost=entry.cost,
+                defence=glad.defence if glad else 0,
+                points=glad.points if glad else 0,
+                strength=entry.strength,
+                actions=tuple(entry.actions),
+                basic=glad.basic if glad else 0,
+                copies=entry.copies,
+                note=entry.note,
             )
             if kind.basic and kind.copies:
-                raise DataError(f"{where}: a basic card is not also sold in the market")
+                raise fail((family, i, "copies"), f"{where}: copies: a basic card is not also sold in the market")
             kinds.append(kind)
     if not any(k.basic for k in kinds):
-        raise DataError(f"{source}: no basic gladiators to start with")
+        raise fail(("gladiator", 0, "basic"), "no basic gladiators to start with (give one a 'basic' count)")
     return tuple(kinds)
 
 

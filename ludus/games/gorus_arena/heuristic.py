@@ -19,6 +19,8 @@ from .cards import ACTIONS, DEFENCE, KEY, KIND_BY_KEY, POINTS, STRENGTH, CardKin
 from .rules import COINS_PER_POINT
 from .views import GorusArenaObservation
 
+__all__ = ["NOISE", "GorusArenaHeuristic", "Weights", "kills", "plan_priority"]
+
 NOISE = 0.3
 """Random jitter added to move values, so that two copies of the bot do not mirror each other."""
 

@@ -7,6 +7,8 @@ from typing import Any
 
 from ...core.plugin import InteropSpec
 
+__all__ = ["SPEC"]
+
 Json = Any
 
 

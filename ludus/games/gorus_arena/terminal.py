@@ -33,6 +33,11 @@ from .options import AUCTIONS
 from .rules import COINS_PER_POINT
 from .views import GorusArenaObservation
 
+__all__ = [
+    "ACTION_STYLE", "ADAPTER", "EVENTS_SHOWN", "PHASE_TEXT", "GorusArenaAdapter",
+    "card_text", "cards_text", "kind_counts",
+]
+
 ACTION_STYLE = {"attack": "red", "defence": "blue", "recruit": "magenta", "income": "yellow"}
 PHASE_TEXT = {"plan": "planning", "exec": "execution", "draw": "drawing", "over": "game over"}
 EVENTS_SHOWN = 14

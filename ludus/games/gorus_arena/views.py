@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...core.bits import bits_list
+from ...core.frozen import frozen_builder
 from ...core.game import Observation
 
 if TYPE_CHECKING:
@@ -99,43 +100,47 @@ class GorusArenaObservation(Observation):
         }
 
 
+_build = frozen_builder(GorusArenaObservation)
+"""``GorusArenaObservation(**values)`` without the frozen ``__init__`` (see :mod:`ludus.core.frozen`)."""
+
 
 def observe(st: GorusArenaState, seat: int | None) -> GorusArenaObservation:
     """What ``seat`` sees of ``st`` (``None`` or an out-of-range seat: a spectator, no own cards)."""
     n = st.n
     me = seat if seat is not None and 0 <= seat < n else None  # the seat whose own cards are shown
-    return GorusArenaObservation(
-        seat=seat,
-        players=n,
-        round=st.round,
-        rounds=st.options.rounds,
-        phase=st.phase,
-        start=st.start,
-        coins=tuple(st.coins),
-        held=tuple(h.bit_count() for h in st.hand),
-        planned=tuple(len(p) for p in st.plan),
-        deck_count=tuple(d.bit_count() for d in st.deck),
-        reserve=tuple(
+    # every field, in declaration order (test_properties checks it with same_as_constructed)
+    return _build({
+        "seat": seat,
+        "players": n,
+        "round": st.round,
+        "rounds": st.options.rounds,
+        "phase": st.phase,
+        "start": st.start,
+        "coins": tuple(st.coins),
+        "held": tuple(h.bit_count() for h in st.hand),
+        "planned": tuple(len(p) for p in st.plan),
+        "deck_count": tuple(d.bit_count() for d in st.deck),
+        "reserve": tuple(
             tuple(sorted(bits_list(st.hand[s] | st.deck[s]) + st.plan[s])) for s in range(n)
         ),
-        discard=tuple(tuple(bits_list(d)) for d in st.discard),
-        ready=tuple(st.ready),
-        arena=tuple(tuple(a) for a in st.arena),
-        acted=tuple(bits_list(st.acted)),
-        shield=tuple(st.shield),
-        market=tuple(bits_list(st.market)),
-        dead=tuple(bits_list(st.dead)),
-        slot=st.slot,
-        order=tuple(st.order),
-        round_tied=st.round_tied,
-        tied=st.tied,
-        queue=tuple(st.queue),
-        pending=st.pending,
-        draws=tuple(tuple(t) for t in st.draws),
-        scores=tuple(st.score(s) for s in range(n)),
-        hand=tuple(bits_list(st.hand[me])) if me is not None else (),
-        plan=tuple(st.plan[me]) if me is not None else (),
-        deck=tuple(bits_list(st.deck[me])) if me is not None else (),
-        events=tuple(st.events[-EVENTS_SHOWN:]),
-    )
+        "discard": tuple(tuple(bits_list(d)) for d in st.discard),
+        "ready": tuple(st.ready),
+        "arena": tuple(tuple(a) for a in st.arena),
+        "acted": tuple(bits_list(st.acted)),
+        "shield": tuple(st.shield),
+        "market": tuple(bits_list(st.market)),
+        "dead": tuple(bits_list(st.dead)),
+        "slot": st.slot,
+        "order": tuple(st.order),
+        "round_tied": st.round_tied,
+        "tied": st.tied,
+        "queue": tuple(st.queue),
+        "pending": st.pending,
+        "draws": tuple(tuple(t) for t in st.draws),
+        "scores": tuple(st.score(s) for s in range(n)),
+        "hand": tuple(bits_list(st.hand[me])) if me is not None else (),
+        "plan": tuple(st.plan[me]) if me is not None else (),
+        "deck": tuple(bits_list(st.deck[me])) if me is not None else (),
+        "events": tuple(st.events[-EVENTS_SHOWN:]),
+    })
 

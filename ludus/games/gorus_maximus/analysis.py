@@ -10,6 +10,8 @@ from ...core.plugin import INDIVIDUAL, SOLO, TEAMS, AnalysisProfile, Scenario
 from .options import TEAM_PRESETS
 from .views import GorusObservation
 
+__all__ = ["PROFILE"]
+
 
 def _scenarios(game: Game) -> list[Scenario]:
     out = [Scenario("solo", "Solo (1 player vs the contenders)", SOLO, {"players": 1})]

@@ -2,7 +2,9 @@
 
 Card index = school * 16 + rank, so a school is one 16-bit lane of the mask and a rank
 is every 16th bit. Schools, the setup table and the Crowd Favour table come from the
-TOML files in ``data/``; a user may replace the CF table with a file of their own.
+TOML files in ``data/``; a user may replace the CF table with a file of their own. Both
+formats are pydantic models (:class:`CardsFile`, :class:`CfFile`) loaded with
+:func:`ludus.core.tomldata.load_toml`, so every refusal names the file and the line.
 
 It also holds the table's fixed vocabulary that every other module of the game shares (the
 troupe size, the phase names, the contender's actor id), so that the rules, the views, the
@@ -11,13 +13,16 @@ codec, the sampler and the fast paths can all import it without importing one an
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, StringConstraints
 
 from ...core.datafile import MiB, read_text
 from ...core.errors import DataError
+from ...core.tomldata import line_map, line_of, load_toml
 
 __all__ = [
     "ALL_CARDS_MASK",
@@ -37,6 +42,8 @@ __all__ = [
     "SCHOOL_BY_CODE",
     "SCHOOL_MASKS",
     "SETUP_ROWS",
+    "CardsFile",
+    "CfFile",
     "CrowdFavourTable",
     "School",
     "SetupRow",
@@ -93,27 +100,137 @@ class CrowdFavourTable:
     source: str
 
 
-def _read_toml(text: str, source: str) -> dict:
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(f"{source}: {exc}") from exc
+# ----------------------------------------------------------------- data file formats
+Rank = Annotated[StrictInt, Field(ge=0, le=RANKS_PER_SCHOOL - 1)]
+"""A rank as written in the data files: a whole number 0-15 (``true`` or ``"3"`` refused)."""
 
 
-def _data(name: str) -> tuple[dict, str]:
-    ref = resources.files(__package__).joinpath("data", name)
-    return _read_toml(ref.read_text(encoding="utf-8"), f"ludus/games/gorus_maximus/data/{name}"), name
+class _Table(BaseModel):
+    """A TOML table of the data files: unknown keys are errors, values are not coerced."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class SchoolModel(_Table):
+    """One ``[[school]]`` of ``cards.toml``."""
+
+    code: Annotated[StrictStr, StringConstraints(pattern=r"^[A-Z]{2}$")]
+    """Two capital letters: card codes are the school code and the rank (``GA10``)."""
+    name: Annotated[StrictStr, StringConstraints(min_length=1, max_length=40, pattern=r"^\S")]
+    """Its first word is the colour word players use ("Blue 10")."""
+    colour: Literal["blue", "brown", "green", "pink", "yellow"]
+    """One of the colours the terminal and the page style have."""
+    icon: Annotated[StrictStr, StringConstraints(min_length=1, max_length=4)]
+
+
+_MOST_PLAYERS = NUM_CARDS // HAND_SIZE
+"""8: the whole deck of 80 deals 10 to each."""
+
+
+class SetupModel(_Table):
+    """One ``[[setup]]`` of ``cards.toml``: the deck for some player counts."""
+
+    players: list[Annotated[StrictInt, Field(ge=1, le=_MOST_PLAYERS)]] = Field(min_length=1)
+    schools: StrictInt = Field(ge=1, le=NUM_SCHOOLS)
+    ranks: list[Rank] = Field(min_length=1)
+
+
+class CardsFile(_Table):
+    """``data/cards.toml``: the schools and the setup table."""
+
+    school: list[SchoolModel]
+    setup: list[SetupModel]
+
+
+class CfRanks(_Table):
+    """``[cf]``: the Crowd Favour of every rank 0-15, keyed by the rank."""
+
+    r0: StrictInt = Field(alias="0")
+    r1: StrictInt = Field(alias="1")
+    r2: StrictInt = Field(alias="2")
+    r3: StrictInt = Field(alias="3")
+    r4: StrictInt = Field(alias="4")
+    r5: StrictInt = Field(alias="5")
+    r6: StrictInt = Field(alias="6")
+    r7: StrictInt = Field(alias="7")
+    r8: StrictInt = Field(alias="8")
+    r9: StrictInt = Field(alias="9")
+    r10: StrictInt = Field(alias="10")
+    r11: StrictInt = Field(alias="11")
+    r12: StrictInt = Field(alias="12")
+    r13: StrictInt = Field(alias="13")
+    r14: StrictInt = Field(alias="14")
+    r15: StrictInt = Field(alias="15")
+
+    def by_rank(self) -> tuple[int, ...]:
+        return tuple(getattr(self, f"r{r}") for r in range(RANKS_PER_SCHOOL))
+
+
+class ProvisionalModel(_Table):
+    """``[provisional]``: the ranks whose CF is our choice, not the rulebook's."""
+
+    ranks: list[Rank] = []
+
+
+class CfFile(_Table):
+    """A Crowd Favour table file (``data/crowd_favour.toml`` or the option ``cf-table``)."""
+
+    preferred_zero: StrictInt = 5
+    cf: CfRanks
+    provisional: ProvisionalModel = ProvisionalModel()
+
+
+# ----------------------------------------------------------------- loading
+_DATA_DIR = "ludus/games/gorus_maximus/data"
+
+
+def _shipped(name: str) -> str:
+    return resources.files(__package__).joinpath("data", name).read_text(encoding="utf-8")
+
+
+def _check_cards(data: CardsFile, text: str, source: str) -> None:
+    """What the model cannot say: the number of schools, unique codes, one deck per player count."""
+    lines = line_map(text)
+
+    def fail(loc: tuple[str | int, ...], message: str) -> DataError:
+        return DataError(f"{source}, line {line_of(lines, loc)}: {message}")
+
+    if len(data.school) != NUM_SCHOOLS:
+        where: tuple[str | int, ...] = ("school", min(len(data.school), NUM_SCHOOLS + 1) - 1)
+        raise fail(where, f"must list {NUM_SCHOOLS} schools, not {len(data.school)}")
+    codes: dict[str, int] = {}
+    for i, school in enumerate(data.school):
+        if school.code in codes:
+            first = codes[school.code] + 1
+            raise fail(("school", i, "code"), f"school {i + 1}: code: {school.code!r} is already school {first}'s")
+        codes[school.code] = i
+    row_of: dict[int, int] = {}
+    for i, row in enumerate(data.setup):
+        for p in row.players:
+            if p in row_of:
+                raise fail(("setup", i, "players"), f"setup {i + 1}: {p} players already have setup {row_of[p] + 1}")
+            row_of[p] = i
+        if len(set(row.ranks)) != len(row.ranks):
+            raise fail(("setup", i, "ranks"), f"setup {i + 1}: ranks: a rank is listed twice")
+        need = HAND_SIZE * max(row.players)
+        if row.schools * len(row.ranks) < need:
+            raise fail(("setup", i, "ranks"), f"setup {i + 1}: {row.schools} schools of {len(row.ranks)} ranks "
+                       f"make {row.schools * len(row.ranks)} cards, too few to deal {need}")
+    missing = [p for p in range(1, _MOST_PLAYERS + 1) if p not in row_of]
+    if missing:
+        raise fail(("setup", 0), f"no [[setup]] for {', '.join(map(str, missing))} player(s)")
+
+
+def _parse_cards(text: str, source: str) -> tuple[tuple[School, ...], tuple[SetupRow, ...]]:
+    data = load_toml(text, source, CardsFile, DataError)
+    _check_cards(data, text, source)
+    schools = tuple(School(i, s.code, s.name, s.colour, s.icon) for i, s in enumerate(data.school))
+    rows = tuple(SetupRow(tuple(r.players), r.schools, tuple(r.ranks)) for r in data.setup)
+    return schools, rows
 
 
 def _load_cards() -> tuple[tuple[School, ...], tuple[SetupRow, ...]]:
-    data, _ = _data("cards.toml")
-    schools = tuple(
-        School(i, s["code"], s["name"], s["colour"], s["icon"]) for i, s in enumerate(data["school"])
-    )
-    if len(schools) != NUM_SCHOOLS:
-        raise DataError(f"cards.toml must list {NUM_SCHOOLS} schools")
-    rows = tuple(SetupRow(tuple(r["players"]), r["schools"], tuple(r["ranks"])) for r in data["setup"])
-    return schools, rows
+    return _parse_cards(_shipped("cards.toml"), f"{_DATA_DIR}/cards.toml")
 
 
 SCHOOLS, SETUP_ROWS = _load_cards()
@@ -192,36 +309,19 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-def _parse_cf(data: dict, source: str) -> CrowdFavourTable:
-    cf = data.get("cf")
-    if not isinstance(cf, dict):
-        raise DataError(f"{source}: missing table [cf] with one value per rank 0-15")
-    values = [0] * RANKS_PER_SCHOOL
-    seen = set()
-    for key, value in cf.items():
-        if not key.isdigit() or not 0 <= int(key) < RANKS_PER_SCHOOL:
-            raise DataError(f"{source}: [cf] key {key!r} is not a rank 0-15")
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise DataError(f"{source}: [cf] rank {key} must be a whole number, not {value!r}")
-        values[int(key)] = value
-        seen.add(int(key))
-    missing = sorted(set(range(RANKS_PER_SCHOOL)) - seen)
-    if missing:
-        raise DataError(f"{source}: [cf] has no value for rank(s) {', '.join(map(str, missing))}")
-    pz = data.get("preferred_zero", 5)
-    if not isinstance(pz, int) or isinstance(pz, bool):
-        raise DataError(f"{source}: preferred_zero must be a whole number")
-    prov = data.get("provisional", {}).get("ranks", [])
-    if not isinstance(prov, list) or not all(isinstance(r, int) for r in prov):
-        raise DataError(f"{source}: [provisional] ranks must be a list of ranks")
-    return CrowdFavourTable(tuple(values), pz, frozenset(prov), source)
+def _parse_cf(text: str, source: str, name: str) -> CrowdFavourTable:
+    """The CF table in ``text``; errors name ``source`` and the line, the table is named ``name``.
+
+    The model says it all: sixteen whole-number values keyed "0" to "15", no other key.
+    """
+    data = load_toml(text, source, CfFile, DataError)
+    return CrowdFavourTable(data.cf.by_rank(), data.preferred_zero, frozenset(data.provisional.ranks), name)
 
 
 @lru_cache(maxsize=32)
 def load_cf_table(path: str = "") -> CrowdFavourTable:
-    """The shipped CF table, or a user's file; a bad file raises DataError naming it."""
+    """The shipped CF table, or a user's file; a bad file raises DataError naming it and the line."""
     if not path:
-        data, name = _data("crowd_favour.toml")
-        return _parse_cf(data, name)
+        return _parse_cf(_shipped("crowd_favour.toml"), f"{_DATA_DIR}/crowd_favour.toml", "crowd_favour.toml")
     text = read_text(path, MiB, "CF table", DataError)
-    return _parse_cf(_read_toml(text, path), path)
+    return _parse_cf(text, path, path)

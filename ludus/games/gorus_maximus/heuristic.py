@@ -15,6 +15,8 @@ from .actions import Play
 from .cards import CONTENDER, load_cf_table
 from .views import GorusObservation
 
+__all__ = ["GorusMaximusHeuristic"]
+
 
 class GorusMaximusHeuristic(Agent):
     name = "heuristic"

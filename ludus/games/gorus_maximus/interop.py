@@ -13,6 +13,8 @@ from ...core.game import Observation
 from ...core.plugin import InteropSpec
 from .cards import NUM_CARDS, NUM_SCHOOLS
 
+__all__ = ["SPEC", "GorusMaximusEncoder"]
+
 Json = Any
 
 

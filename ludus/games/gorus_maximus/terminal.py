@@ -15,6 +15,8 @@ from .actions import Play, Reveal
 from .cards import CONTENDER, RANKS_PER_SCHOOL, SCHOOLS, card_label
 from .views import GorusObservation
 
+__all__ = ["ADAPTER", "STYLE", "GorusMaximusAdapter", "actor_name", "bout_text", "card_text", "school_text"]
+
 STYLE = {"blue": "bold blue", "brown": "bold rgb(160,100,50)", "green": "bold green",
          "pink": "bold magenta", "yellow": "bold yellow"}
 

@@ -2,8 +2,9 @@
 
 The observation is the only thing agents, clients and the sampler get from a state, so what
 it reveals (one hand, hand sizes, the cards played face up) and its JSON form are kept here,
-apart from the rules that change the state. :func:`observation_of` builds it; the State's
-``observation`` method delegates to it.
+apart from the rules that change the state. :func:`observation_of` builds it (with
+:func:`~ludus.core.frozen.frozen_builder`, not the frozen ``__init__``: observations are built on
+every decision of every search rollout); the State's ``observation`` method delegates to it.
 """
 
 from __future__ import annotations
@@ -11,13 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ...core.frozen import frozen_builder
 from ...core.game import Observation
 from .cards import SCHOOLS, _bits, card_code
 
 if TYPE_CHECKING:
     from .rules import GorusMaximusState
 
-__all__ = ["GorusObservation", "RoundSummary", "observation_of"]
+__all__ = ["GorusObservation", "RoundSummary", "new_observation", "observation_of"]
 
 
 class RoundSummary(NamedTuple):
@@ -111,31 +113,36 @@ class GorusObservation(Observation):
         }
 
 
+new_observation = frozen_builder(GorusObservation)
+"""The observation with exactly these field values (every field, in declaration order), without the
+frozen ``__init__``'s guarded attribute writes; the tests check it equals the constructor's."""
+
+
 def observation_of(state: GorusMaximusState, seat: int | None) -> GorusObservation:
     """``seat``'s observation of a state (``seat`` None: a spectator's)."""
-    return GorusObservation(
-        seat=seat,
-        players=state.n,
-        solo=state.solo,
-        side_of_seat=state.side_of_seat,
-        side_names=state.side_names(),
-        targets=state.targets,
-        support=tuple(state.support),
-        round=state.round,
-        dealer=state.dealer,
-        phase=state.phase,
-        to_move=state.current_seats(),
-        hand=None if seat is None else state.hands[seat],
-        hand_sizes=tuple(h.bit_count() for h in state.hands),
-        stock_size=state.stock.bit_count(),
-        schools_in_play=state.schools,
-        bout=tuple(state.bout),
-        initiating=state.initiating,
-        preferred=state.preferred,
-        previous_bout=state.previous_bout,
-        previous_winner=state.previous_winner,
-        collected_counts=tuple(state.collected_count),
-        collected=tuple(state.collected),
-        last_round=state.last_round,
-        winners=tuple(state.winners()),
-    )
+    return new_observation({
+        "seat": seat,
+        "players": state.n,
+        "solo": state.solo,
+        "side_of_seat": state.side_of_seat,
+        "side_names": state.side_names(),
+        "targets": state.targets,
+        "support": tuple(state.support),
+        "round": state.round,
+        "dealer": state.dealer,
+        "phase": state.phase,
+        "to_move": state.current_seats(),
+        "hand": None if seat is None else state.hands[seat],
+        "hand_sizes": tuple(h.bit_count() for h in state.hands),
+        "stock_size": state.stock.bit_count(),
+        "schools_in_play": state.schools,
+        "bout": tuple(state.bout),
+        "initiating": state.initiating,
+        "preferred": state.preferred,
+        "previous_bout": state.previous_bout,
+        "previous_winner": state.previous_winner,
+        "collected_counts": tuple(state.collected_count),
+        "collected": tuple(state.collected),
+        "last_round": state.last_round,
+        "winners": tuple(state.winners()),
+    })

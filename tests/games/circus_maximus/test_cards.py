@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import re
 import tomllib
 
 import pytest
@@ -96,44 +98,154 @@ def _line_of(text: str, needle: str, occurrence: int = 1) -> int:
     raise AssertionError(needle)
 
 
+def _nth_line(text: str, whole_line: str, occurrence: int) -> int:
+    """The line number of the ``occurrence``-th line that is exactly ``whole_line`` (comments do not count)."""
+    found = [no for no, line in enumerate(text.splitlines(), 1) if line.strip() == whole_line]
+    return found[occurrence - 1]
+
+
 def test_toml_syntax_error_names_file_and_line():
     bad = SHIPPED.replace("rank = 4\n", "rank = = 4\n")
     msg = _error(bad)
-    assert msg.startswith(f"cards.toml:{_line_of(bad, 'rank = = 4')}:") and "not valid TOML" in msg
+    line = _line_of(bad, "rank = = 4")
+    assert re.fullmatch(rf"cards\.toml, line {line}, column \d+: not valid TOML: Invalid value", msg), msg
 
 
 def test_wrong_type_names_the_line_of_the_field():
     bad = SHIPPED.replace('coins = 6\ncount = 3', 'coins = "six"\ncount = 3')
     msg = _error(bad)
     line = _line_of(bad, 'coins = "six"')
-    assert msg.startswith(f"cards.toml:{line}:")
-    assert "'coins' must be a whole number" in msg and "[[visitor]] entry 1" in msg
+    assert msg == f"cards.toml, line {line}: visitor 1: coins: Input should be a valid integer"
 
 
-@pytest.mark.parametrize("old,new,problem", [
-    ("rank = 5\ncoins = 2", "rank = 5\ncoins = -2", "must not be negative"),
-    ("rank = 5\ncoins = 2", "rank = 4\ncoins = 2", "rank 4 is listed twice"),
-    ("rank = 5\ncoins = 2", "rank = 9\ncoins = 2", "rank must be 1 to 8"),
-    ('venue = "theatre"\nseat = "box"', 'venue = "arena"\nseat = "box"', "venue must be one of"),
-    ('venue = "theatre"\nseat = "box"', 'venue = "circus"\nseat = "box"', "'circus:box' is listed twice"),
-    ('key = "move_ahead"', 'key = "teleport"', "unknown favour 'teleport'"),
-    ('key = "move_ahead"', 'key = "rank_boost"', "listed twice"),
-    ("pays = 6\n", "", "needs 'pays'"),
-    ('key = "pleb"', 'key = "caesar"', "listed twice"),
-    ("count = 1\ncaesar = true", "count = 1\ncaesar = false", "exactly one entry must have caesar = true"),
-    ('key = "legionnaire"\nname = "Legionnaire"', 'key = "soldier"\nname = "Legionnaire"', "'legionnaire' visitor"),
-    ("coins = 3\ncount = 2\nprovisional", "coins = 3\ncolour = 2\nprovisional", "unknown field 'colour'"),
+# (text to change, its replacement, the line the message must name: text in it or (the whole line, which
+# one of those), the problem it must name)
+MALFORMED = [
+    ("rank = 5\ncoins = 2", "rank = 5\ncoins = -2", "coins = -2",
+     "trader 5: coins: Input should be greater than or equal to 0"),
+    ("rank = 5\ncoins = 2", "rank = 4\ncoins = 2", ("rank = 4", 2), "trader 5: rank: rank 4 is listed twice"),
+    ("rank = 5\ncoins = 2", "rank = 9\ncoins = 2", "rank = 9",
+     "trader 5: rank: Input should be less than or equal to 8"),
+    ('venue = "theatre"\nseat = "box"', 'venue = "arena"\nseat = "box"', 'venue = "arena"',
+     "ticket 7: venue: Input should be 'circus', 'colosseum' or 'theatre'"),
+    ('venue = "theatre"\nseat = "box"', 'venue = "circus"\nseat = "box"', ("[[ticket]]", 7),
+     "ticket 7: 'circus:box' is listed twice"),
+    ('key = "move_ahead"', 'key = "teleport"', 'key = "teleport"',
+     "favour 9: key: Input should be 'extra_visitor', 'extra_trader', 'legionnaire', 'double_ticket', "
+     "'double_sale', 'replay_trader', 'ticket_and_visitor', 'rank_boost' or 'move_ahead'"),
+    ('key = "move_ahead"', 'key = "rank_boost"', ('key = "rank_boost"', 2),
+     "favour 9: key: favour 'rank_boost' is listed twice"),
+    ("pays = 6\n", "", ("[[favour]]", 3),
+     "favour 3: the 'legionnaire' favour needs 'pays' (what a legionnaire pays with it)"),
+    ('key = "pleb"', 'key = "caesar"', ('key = "caesar"', 2), "visitor 6: key: 'caesar' is listed twice"),
+    ("count = 1\ncaesar = true", "count = 1\ncaesar = false", ("[[visitor]]", 1),
+     "visitor: exactly one entry must have caesar = true, found 0"),
+    ('key = "legionnaire"\nname = "Legionnaire"', 'key = "soldier"\nname = "Legionnaire"', ("[[visitor]]", 1),
+     "visitor: a 'legionnaire' visitor is needed by the Ticket→Legionnaire favour"),
+    # a misspelt key in place of a required one: the misspelling is named, at its line
+    ("coins = 3\ncount = 2\nprovisional", "coins = 3\ncolour = 2\nprovisional", "colour = 2",
+     "ticket 1: colour: Extra inputs are not permitted"),
+    ("coins = 3\ncount = 2\nprovisional", "coins = 3\ncount = 2\ncolour = 2\nprovisional", "colour = 2",
+     "ticket 1: colour: Extra inputs are not permitted"),
     ("[[favour]]\nkey = \"extra_trader\"\ncoins = 2\ncount = 2\n", "[[favour]]\nkey = \"extra_trader\"\ncoins = 2\n",
-     "missing field 'count'"),
-])
-def test_malformed_entries_are_reported_with_a_line(old, new, problem):
+     ("[[favour]]", 2), "favour 2: count: Field required"),
+    # each kind of value the old loader refused is still refused: no bool, float or text for a number, ...
+    ("rank = 5\ncoins = 2", "rank = 5\ncoins = true", "coins = true",
+     "trader 5: coins: Input should be a valid integer"),
+    ("rank = 5\ncoins = 2", "rank = 5\ncoins = 2.0", "coins = 2.0", "trader 5: coins: Input should be a valid integer"),
+    ("rank = 5\ncoins = 2", 'rank = "5"\ncoins = 2', 'rank = "5"', "trader 5: rank: Input should be a valid integer"),
+    ("rank = 5\ncoins = 2", "rank = 0\ncoins = 2", "rank = 0",
+     "trader 5: rank: Input should be greater than or equal to 1"),
+    ("rank = 1\ncoins = 0\nprovisional = true", "rank = 1\ncoins = 0\nprovisional = 1", "provisional = 1",
+     "trader 1: provisional: Input should be a valid boolean"),
+    ('seat = "box"', 'seat = "9box"', 'seat = "9box"',
+     "ticket 1: seat: String should match pattern '^[A-Za-z][A-Za-z0-9 _-]*$'"),
+    ('seat = "box"', "seat = 3", "seat = 3", "ticket 1: seat: Input should be a valid string"),
+    ("coins = 3\ncount = 2\nprovisional", "coins = 3\ncount = -1\nprovisional", "count = -1",
+     "ticket 1: count: Input should be greater than or equal to 0"),
+    ('key = "pleb"', 'key = "Pleb"', 'key = "Pleb"', "visitor 5: key: String should match pattern '^[a-z][a-z0-9_]*$'"),
+    ('name = "Pleb"', "name = 4", "name = 4", "visitor 5: name: Input should be a valid string"),
+    ("count = 1\ncaesar = true", 'count = 1\ncaesar = "yes"', 'caesar = "yes"',
+     "visitor 6: caesar: Input should be a valid boolean"),
+    ("count = 1\ncaesar = true", "count = 4\ncaesar = true", "count = 4",
+     "visitor 6: count: there is exactly one Caesar card (count = 1)"),
+    ('key = "pleb"\nname = "Pleb"\ncoins = 1\ncount = 3',
+     'key = "pleb"\nname = "Pleb"\ncoins = 1\ncount = 3\ncaesar = true',
+     ("caesar = true", 2), "visitor: exactly one entry must have caesar = true, found 2"),
+    ('key = "legionnaire"\nname = "Legionnaire"\ncoins = 2\ncount = 3',
+     'key = "legionnaire"\nname = "Legionnaire"\ncoins = 2\ncount = 1\ncaesar = true', ("caesar = true", 2),
+     "visitor: exactly one entry must have caesar = true, found 2"),
+    ('key = "extra_trader"\ncoins = 2', 'key = "extra_trader"\ncoins = 2\npays = 1', "pays = 1",
+     "favour 2: pays: only the 'legionnaire' favour has 'pays'"),
+    ("pays = 6", "pays = -6", "pays = -6", "favour 3: pays: Input should be greater than or equal to 0"),
+    ("[[trader]]\nrank = 1\n", "[[trader]]\nrank = 1\nrank = 2\n", ("rank = 2", 1), "Cannot overwrite a value"),
+]
+SYNTAX = "Cannot overwrite a value"  # a TOML syntax error: its column and "not valid TOML" come with it
+
+
+@pytest.mark.parametrize("old,new,at,problem", MALFORMED)
+def test_malformed_entries_are_reported_with_their_line(old, new, at, problem):
     assert old in SHIPPED, old
-    msg = _error(SHIPPED.replace(old, new, 1))
-    assert msg.startswith("cards.toml:") and problem in msg
-    assert msg.split(":")[1].isdigit(), msg  # a line number
+    bad = SHIPPED.replace(old, new, 1)
+    line = _nth_line(bad, *at) if isinstance(at, tuple) else _line_of(bad, at)
+    if problem == SYNTAX:
+        assert re.fullmatch(rf"cards\.toml, line {line}, column \d+: not valid TOML: {problem}", _error(bad))
+    else:
+        assert _error(bad) == f"cards.toml, line {line}: {problem}"
 
 
-def test_missing_table_and_unknown_table():
+def test_cross_entry_checks_name_the_line_of_the_entry_at_fault():
+    # Caesar as the legionnaire: one Caesar, a legionnaire kind, but the same card
+    bad = SHIPPED.replace('key = "caesar"', 'key = "legionnaire2"').replace(
+        'key = "legionnaire"\nname = "Legionnaire"\ncoins = 2\ncount = 3',
+        'key = "legionnaire3"\nname = "Legionnaire"\ncoins = 2\ncount = 3').replace(
+        'key = "legionnaire2"', 'key = "legionnaire"')
+    assert _error(bad) == (f"cards.toml, line {_nth_line(bad, 'caesar = true', 1)}: "
+                           "visitor 6: the legionnaire cannot be the Caesar card")
+    # a rank never given
+    bad = SHIPPED.replace("rank = 5\ncoins = 2", "rank = 4\ncoins = 2").replace(
+        "rank = 4\ncoins = 1\nprovisional = true", "rank = 5\ncoins = 1\nprovisional = true")
+    assert parse_cards(bad).trader_coins == (0, 0, 1, 2, 1, 2, 3, 3)  # any order of entries will do
+    bad = SHIPPED.replace("[[trader]]\nrank = 8\ncoins = 3\nprovisional = true\n", "")
+    assert _error(bad) == f"cards.toml, line {_nth_line(bad, '[[trader]]', 1)}: trader: no entry for rank 8"
+    # no ticket at all
+    bad = SHIPPED.replace("count = 2\nprovisional = true\n\n[[ticket]]", "count = 0\nprovisional = true\n\n[[ticket]]")
+    bad = bad.replace("count = 2\nprovisional = true\n\n# ----", "count = 0\nprovisional = true\n\n# ----")
+    assert _error(bad) == (f"cards.toml, line {_nth_line(bad, '[[ticket]]', 1)}: "
+                           "ticket: there must be at least one ticket")
+    # a favour left out
+    bad = SHIPPED.replace('key = "move_ahead"', 'key = "rank_boost"').replace(
+        'key = "rank_boost"', 'key = "double_sale"', 1)
+    assert "listed twice" in _error(bad)
+
+
+def test_missing_table_unknown_table_and_a_table_of_the_wrong_shape():
     without_favours = SHIPPED.split("# ---------------------------------------------------------------- favours")[0]
-    assert "missing [[favour]]" in _error(without_favours)
-    assert "unknown table 'gladiator'" in _error(SHIPPED + "\n[[gladiator]]\nname = 'x'\n")
+    assert _error(without_favours) == "cards.toml, line 1: favour: Field required"
+    extra = SHIPPED + "\n[[gladiator]]\nname = 'x'\n"
+    line = _nth_line(extra, "[[gladiator]]", 1)  # an unknown array of tables: its first header
+    assert _error(extra) == f"cards.toml, line {line}: gladiator: Extra inputs are not permitted"
+    not_a_list = "trader = 3\n" + SHIPPED.replace("[[trader]]", "[[old_trader]]")
+    line = _nth_line(not_a_list, "[[old_trader]]", 1)  # the renamed tables are now unknown: named first
+    assert _error(not_a_list) == f"cards.toml, line {line}: old_trader: Extra inputs are not permitted"
+    rule = "# ---------------------------------------------------------------- "
+    head, rest = SHIPPED.split(rule + "traders")
+    no_traders = head + rule + rest.split(rule + "tickets")[1]
+    not_a_list = "trader = 3\n" + no_traders
+    assert _error(not_a_list) == "cards.toml, line 1: trader: Input should be a valid list"
+    not_tables = "trader = [1, 2]\n" + no_traders
+    assert _error(not_tables) == ("cards.toml, line 1: trader 1: "
+                                  "Input should be a valid dictionary or instance of TraderEntry")
+
+
+def test_a_loaded_file_is_the_same_card_data_as_before():
+    """The models change how the file is checked, not what it means: values and masks as ever."""
+    d = parse_cards(SHIPPED, "x.toml")
+    assert d.source == "x.toml"
+    assert d.trader_coins == (0, 0, 1, 1, 2, 2, 3, 3)
+    assert [(t.key, t.venue, t.coins, t.count) for t in d.tickets][:2] == [("circus:box", 0, 3, 2),
+                                                                         ("circus:arena", 0, 2, 2)]
+    assert d.visitors[d.caesar_kind].key == "caesar" and d.visitors[d.legionnaire_kind].key == "legionnaire"
+    assert d.ticket_masks[0] == 0b11 and d.venue_ticket_masks[0] == (1 << 6) - 1
+    assert all(isinstance(v.caesar, bool) for v in d.visitors)
+    assert dataclasses.replace(d, source=str(DEFAULT_PATH)) == load_cards()

@@ -9,7 +9,6 @@ and tie-break draws, and every observation field, over random games with every s
 
 from __future__ import annotations
 
-import dataclasses
 import pickle
 from typing import Any
 
@@ -17,6 +16,7 @@ import pytest
 
 from ludus.agents.base import Agent
 from ludus.core.bits import iter_bits
+from ludus.core.frozen import same_as_constructed
 from ludus.core.game import CHANCE, Action, SeatView
 from ludus.core.rng import Rng
 from ludus.games.circus_maximus import fast as obs_fast
@@ -314,12 +314,10 @@ def test_observation_matches_the_plain_one(players, caesar):
     """Every seat and the spectator, at every step of a random game (chance nodes too)."""
     st = GAME.new_initial_state({"players": players, "caesar": caesar}, seed=None)
     rng = Rng(players * 2 + caesar)
-    fields = [f.name for f in dataclasses.fields(CircusMaximusObservation)]
-    assert not hasattr(CircusMaximusObservation, "__post_init__")
     while True:
         for seat in (None, *range(players)):
             want, got = reference_observation(st, seat), st.observation(seat)
-            assert list(vars(got)) == fields  # every field, in order
+            assert same_as_constructed(got)  # every field, in order: the constructor's object
             assert got == want and repr(got) == repr(want) and hash(got) == hash(want)
             assert got.to_json() == want.to_json()
         seats = st.current_seats()
@@ -344,13 +342,23 @@ def test_fast_observation_tables_match_the_plain_walk():
         assert keys.fav(fav) == tuple(FAVOUR_KEYS[d.favour_kind_of[c]] for c in iter_bits(fav))
         assert keys.tkt(tkt) == tuple(d.tickets[d.ticket_kind_of[c]].key for c in iter_bits(tkt))
         assert keys.vis(vis) == tuple(d.visitors[d.visitor_kind_of[c]].key for c in iter_bits(vis))
-    assert len(keys.favours) <= obs_fast._KEY_MEMO_LIMIT
+    # full: the oldest sets were forgotten one at a time, the newest kept (no clearing all at once)
+    assert len(keys.favours) == obs_fast._KEY_MEMO_LIMIT and fav in keys.favours and tkt in keys.tickets
     assert keys.visitor_of == tuple(d.visitors[k].key for k in d.visitor_kind_of)
     for hand in range(0x200):  # past ALL_TRADERS too
         assert obs_fast.hand_ranks(hand) == tuple(r + 1 for r in iter_bits(hand))
     for n in (3, 4, 5):
         for passed in range(1 << n):
             assert obs_fast.passed_flags(passed, n) == tuple(bool(passed >> s & 1) for s in range(n))
+
+
+def test_heuristic_memos_are_bounded_and_forget_the_oldest_first():
+    tables = fast._Tables(GAME.cards(GAME.parse_options({})))
+    hands = [("circus:box",) * (i % 7) + (f"colosseum:{i}",) for i in range(fast._MEMO_MAX + 10)]
+    for hand in hands:
+        assert tables.hand_venues[hand] == tables._hand_venues(hand)
+    assert len(tables.hand_venues) == fast._MEMO_MAX
+    assert hands[9] not in tables.hand_venues and hands[10] in tables.hand_venues and hands[-1] in tables.hand_venues
 
 
 @pytest.mark.parametrize("players,caesar", SETUPS)

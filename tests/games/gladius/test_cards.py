@@ -146,35 +146,82 @@ def test_user_animal_like_the_lion(tmp_path):
 
 
 BROKEN = [
-    ("syntax", '[set]\nid = "x"\nname = \n', 3, "not valid TOML"),
-    ("no set table", '[[card]]\nname = "A"\ncount = 1\ntype = "attack"\ndamage = 1\n', 1, "needs a 'set' table"),
-    ("bad id", '[set]\nid = "Big Cat"\n', 2, "set id must be lowercase"),
-    ("unknown set key", '[set]\nid = "x"\nhp = 3\n', 3, "unknown key 'hp'"),
-    ("bad kind", '[set]\nid = "x"\nkind = "dragon"\n', 3, "kind must be one of"),
-    ("hit points", '[set]\nid = "x"\nhit_points = 0\n', 3, "hit_points must be a whole number from 1 to 99"),
-    ("mini hand", '[set]\nid = "x"\nsolo_attack_hand = 4\n', 3, "solo_attack_hand must be a whole number from 1 to 3"),
-    ("shared card name", '[set]\nid = "x"\nshared_cards = ["Kick", "Headbutt"]\n', 3,
+    ("syntax", '[set]\nid = "x"\nname = \n', 3, "not valid TOML: Invalid value"),
+    ("no set table", '[[card]]\nname = "A"\ncount = 1\ntype = "attack"\ndamage = 1\n', 1, "set: Field required"),
+    ("bad id", '[set]\nid = "Big Cat"\n', 2, "set: id: String should match pattern '^[a-z][a-z0-9_-]{0,31}$'"),
+    ("unknown set key", '[set]\nid = "x"\nhp = 3\n', 3, "set: hp: Extra inputs are not permitted"),
+    ("bad kind", '[set]\nid = "x"\nkind = "dragon"\n', 3, "set: kind: Input should be 'fighter', 'animal' or 'shared'"),
+    ("hit points", '[set]\nid = "x"\nhit_points = 0\n', 3,
+     "set: hit_points: Input should be greater than or equal to 1"),
+    ("mini hand", '[set]\nid = "x"\nsolo_attack_hand = 4\n', 3,
+     "set: solo_attack_hand: Input should be less than or equal to 3"),
+    ("shared card name", '[set]\nid = "x"\nshared_cards = ["Kick", "Headbutt"]\n\n[[card]]\nname = "Bite"\n'
+                         'count = 1\ntype = "attack"\ndamage = 1\n', 3,
      "'Headbutt', which is not a shared card"),
-    ("no cards", '[set]\nid = "x"\n', 1, "has no cards"),
+    ("no cards", '[set]\nid = "x"\n', 1, "card: Field required"),
     ("count zero", '[set]\nid = "x"\n\n[[card]]\nname = "Bite"\ncount = 0\ntype = "attack"\ndamage = 2\n', 6,
-     "card 'Bite': count must be a whole number from 1 to 99, not 0"),
+     "card 1: count: Input should be greater than or equal to 1"),
     ("count text", '[set]\nid = "x"\n\n[[card]]\nname = "Bite"\ncount = "two"\ntype = "attack"\ndamage = 2\n', 6,
-     "count must be a whole number"),
-    ("missing count", '[set]\nid = "x"\n\n[[card]]\nname = "Bite"\ntype = "attack"\n', 4, "has no count"),
-    ("bad type", '[set]\nid = "x"\n\n[[card]]\nname = "Bite"\ncount = 1\ntype = "heal"\n', 7, "type must be"),
+     "card 1: count: Input should be a valid integer"),
+    ("missing count", '[set]\nid = "x"\n\n[[card]]\nname = "Bite"\ntype = "attack"\n', 4,
+     "card 1: count: Field required"),
+    ("bad type", '[set]\nid = "x"\n\n[[card]]\nname = "Bite"\ncount = 1\ntype = "heal"\n', 7,
+     "card 1: type: Input should be 'attack', 'defence' or 'defense'"),
     ("empty attack", '[set]\nid = "x"\n\n[[card]]\nname = "Bite"\ncount = 1\ntype = "attack"\n', 4, "does nothing"),
     ("defence effect", '[set]\nid = "x"\n\n[[card]]\nname = "Hide"\ncount = 1\ntype = "defence"\ndefence = "run"\n',
-     8, "defence must be \"block\" or \"evade\""),
+     8, "card 1: defence: Input should be 'block' or 'evade'"),
     ("defence damage", '[set]\nid = "x"\n\n[[card]]\nname = "Hide"\ncount = 1\ntype = "defence"\n'
                        'defence = "evade"\ndamage = 2\n', 9, "defence card, so it cannot have damage"),
     ("unknown card key", '[set]\nid = "x"\n\n[[card]]\nname = "Bite"\ncount = 1\ntype = "attack"\ndamge = 2\n', 8,
-     "unknown key 'damge' in card 1"),
+     "card 1: damge: Extra inputs are not permitted"),
     ("duplicate name", '[set]\nid = "x"\n\n[[card]]\nname = "Bite"\ncount = 1\ntype = "attack"\ndamage = 1\n\n'
                        '[[card]]\nname = "bite"\ncount = 1\ntype = "attack"\ndamage = 2\n', 11,
      "appears twice in this set (first at line 5)"),
-    ("top-level typo", '[set]\nid = "x"\n\n[cards]\nname = "Bite"\n', 4, "unknown top-level entry 'cards'"),
+    ("top-level typo", '[set]\nid = "x"\n\n[cards]\nname = "Bite"\n', 4, "cards: Extra inputs are not permitted"),
     ("shared kind", '[set]\nid = "x"\nkind = "shared"\n\n[[card]]\nname = "Bite"\ncount = 1\ntype = "attack"\n'
                     'damage = 1\n', 3, "not the shared set"),
+
+    # checked since the loader's pydantic models (ludus.core.tomldata)
+    ("empty card list", 'card = []\n\n[set]\nid = "x"\n', 1, "card: List should have at least 1 item"),
+    ("count true", '[set]\nid = "x"\n\n[[card]]\nname = "Bite"\ncount = true\ntype = "attack"\ndamage = 1\n', 6,
+     "card 1: count: Input should be a valid integer"),
+    ("count float", '[set]\nid = "x"\n\n[[card]]\nname = "Bite"\ncount = 2.0\ntype = "attack"\ndamage = 1\n', 6,
+     "card 1: count: Input should be a valid integer"),
+    ("count too big", '[set]\nid = "x"\n\n[[card]]\nname = "Bite"\ncount = 100\ntype = "attack"\ndamage = 1\n', 6,
+     "card 1: count: Input should be less than or equal to 99"),
+    ("damage text", '[set]\nid = "x"\n\n[[card]]\nname = "Bite"\ncount = 1\ntype = "attack"\ndamage = "3"\n', 8,
+     "card 1: damage: Input should be a valid integer"),
+    ("immobilize text", '[set]\nid = "x"\n\n[[card]]\nname = "Net"\ncount = 1\ntype = "attack"\n'
+                        'immobilize = "yes"\n', 8, "card 1: immobilize: Input should be a valid boolean"),
+    ("hit points bool", '[set]\nid = "x"\nhit_points = true\n', 3, "set: hit_points: Input should be a valid integer"),
+    ("id with newline", '[set]\nid = "x\\n"\n', 2, "set: id: String should match pattern"),
+    ("long name", '[set]\nid = "x"\nname = "' + "N" * 41 + '"\n', 3,
+     "set: name: String should have at most 40 characters"),
+    ("blank name", '[set]\nid = "x"\n\n[[card]]\nname = "  "\ncount = 1\ntype = "attack"\ndamage = 1\n', 5,
+     "card 1: name: must not be blank"),
+    ("name on two lines", '[set]\nid = "x"\nname = "Big\\tCat"\n', 3, "set: name: must be on one line"),
+    ("blank note", '[set]\nid = "x"\nnote = " "\n', 3, "set: note: must not be blank"),
+    ("long note", '[set]\nid = "x"\nnote = "' + "n" * 201 + '"\n', 3,
+     "set: note: String should have at most 200 characters"),
+    ("shared_cards number", '[set]\nid = "x"\nshared_cards = 3\n', 3,
+     "set: shared_cards: must be true, false or a list of shared card names"),
+    ("shared_cards list of numbers", '[set]\nid = "x"\nshared_cards = ["Kick", 2]\n', 3,
+     "set: shared_cards: must be true, false or a list of shared card names"),
+    ("misspelt required key", '[set]\nid = "x"\n\n[[card]]\nname = "Bite"\ncuont = 1\ntype = "attack"\n'
+                              'damage = 1\n', 6, "card 1: cuont: Extra inputs are not permitted"),
+    ("misspelt card tables", '[set]\nid = "x"\n\n[[cards]]\nname = "Bite"\n', 4,
+     "cards: Extra inputs are not permitted"),
+    ("attack with a defence", '[set]\nid = "x"\n\n[[card]]\nname = "Bite"\ncount = 1\ntype = "attack"\n'
+                              'damage = 1\ndefence = "block"\n', 9,
+     "card 'Bite' is an attack, so it cannot have a defence effect"),
+    ("defence without effect", '[set]\nid = "x"\n\n[[card]]\nname = "Hide"\ncount = 1\ntype = "defense"\n', 4,
+     "card 'Hide': a defence card needs defence = \"block\" or \"evade\""),
+    ("user shared set fields", '[set]\nid = "x"\nkind = "shared"\nhit_points = 3\n\n[[card]]\nname = "Bite"\n'
+                               'count = 1\ntype = "attack"\ndamage = 1\n', 4,
+     "the shared set has no hit_points (it is not a fighter)"),
+    ("too many cards", '[set]\nid = "x"\n' + "".join(f'\n[[card]]\nname = "C{i}"\ncount = 99\ntype = "attack"\n'
+                                                    f'damage = 1\n' for i in range(5)), 1,
+     "set 'x' has 495 cards; at most 400 are allowed"),
 ]
 
 
@@ -184,7 +231,7 @@ def test_broken_set_file_names_file_line_and_problem(tmp_path, name, text, line,
     with pytest.raises(DataError) as err:
         GAME.parse_options({"card_sets": path, "fighter2": "x"})
     msg = str(err.value)
-    assert msg.startswith(f"{path}, line {line}: "), msg
+    assert msg.startswith((f"{path}, line {line}: ", f"{path}, line {line}, column ")), msg
     assert problem in msg, msg
     assert isinstance(err.value, InvalidOptions) and isinstance(err.value, CardSetError)
 

@@ -131,7 +131,7 @@ def test_user_set_from_the_terminal(monkeypatch, capsys, tmp_path):
     broken.write_text('[set]\nid = "x"\ncount = 3\n', encoding="utf-8")
     assert main(["play", "gladius", "--card-set", str(broken), "--seat", "none"]) == 2
     out = capsys.readouterr().out
-    assert "broken.toml, line 3: unknown key 'count' in the set table" in out
+    assert "broken.toml, line 3: set: count: Extra inputs are not permitted" in out
 
 
 def test_unknown_type_is_a_clear_error(monkeypatch, capsys):

@@ -13,6 +13,7 @@ import pytest
 
 from ludus.core.bits import iter_bits, nth_bit
 from ludus.core.errors import IllegalAction
+from ludus.core.frozen import same_as_constructed
 from ludus.core.game import CHANCE, SeatView, State
 from ludus.core.rng import Rng
 from ludus.games.gladius.actions import Attack, Defend, Discard
@@ -21,7 +22,7 @@ from ludus.games.gladius.fast import nth_card
 from ludus.games.gladius.game import GAME
 from ludus.games.gladius.heuristic import GladiusHeuristic
 from ludus.games.gladius.rules import GladiusState
-from ludus.games.gladius.views import OBS_FIELDS, PHASES, GladiusObservation
+from ludus.games.gladius.views import PHASES, GladiusObservation
 
 MODES = [
     {"fighter1": "retiarius", "fighter2": "secutor"},
@@ -166,7 +167,7 @@ def check_observations(state: GladiusState) -> None:
     for seat in (0, 1, None):
         obs = state.observation(seat)
         ref = ref_observation(state, seat)
-        assert tuple(obs.__dict__) == OBS_FIELDS
+        assert same_as_constructed(obs)  # what new_observation built is the constructor's object
         assert obs == ref and repr(obs) == repr(ref) and obs.to_json() == ref.to_json()
 
 

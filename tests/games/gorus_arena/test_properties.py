@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from ludus.core.bits import bits_list
 from ludus.core.errors import IllegalAction
+from ludus.core.frozen import same_as_constructed
 from ludus.core.game import CHANCE, HIDDEN
 from ludus.core.rng import Rng
 from ludus.games.gorus_arena.actions import ATTACK, DONE, PASS, PLACE, RECRUIT, Place
@@ -170,8 +171,13 @@ def test_observations_show_only_the_own_hand_and_plan(opts, seed):
             assert obs.hand == tuple(bits_list(state.hand[viewer]))
             assert obs.plan == tuple(state.plan[viewer])
             assert obs.deck == tuple(bits_list(state.deck[viewer]))
+            assert same_as_constructed(obs)  # the builder fills every field, in order
         spectator = state.observation(None)
         assert spectator.hand == spectator.plan == spectator.deck == ()
+        assert same_as_constructed(spectator)
+        outsider = state.observation(state.n)  # an out-of-range seat sees as a spectator does
+        assert same_as_constructed(outsider)
+        assert outsider.hand == outsider.plan == outsider.deck == ()
         for viewer in [None, *range(state.n)]:
             for _i, (actor, action) in enumerate(state.visible_history(viewer)):
                 if actor == CHANCE and action != HIDDEN:

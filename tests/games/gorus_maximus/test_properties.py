@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from ludus.core import records
 from ludus.core.errors import IllegalAction
+from ludus.core.frozen import same_as_constructed
 from ludus.core.game import CHANCE, HIDDEN
 from ludus.core.rng import Rng
 from ludus.games import get_game
@@ -106,6 +107,7 @@ def test_position_json_clone_and_observation_round_trip(options, seed, cut):
         assert restored.to_json() == clone.to_json()
     for seat in [None, *range(state.num_seats())]:
         obs = state.observation(seat)
+        assert same_as_constructed(obs)  # the frozen_builder's object: every field, in order
         json.dumps(obs.to_json())
 
 
