@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import Counter, OrderedDict
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -29,7 +28,7 @@ from . import store as ops
 from .bots import BotRunner
 from .config import ServerConfig
 from .live import Connection, PendingMove, Seat, Table, hash_token, table_gone
-from .protocol import KeyedRateLimit, dumps
+from .protocol import dumps
 from .seats import Seating
 from .store import Store
 from .tables import (
@@ -177,28 +176,3 @@ class Hub:
 
     def replay_frames(self, table: Table, viewer: int | None) -> list[dict[str, Any]]:
         return replay.replay_frames(table, viewer)
-
-    # ----------------------------------------------------------------- state now kept by its owner
-    @property
-    def secret(self) -> bytes | None:
-        return self.registry.secret
-
-    @property
-    def finished(self) -> OrderedDict[str, None]:
-        return self.registry.finished
-
-    @property
-    def create_by_client(self) -> KeyedRateLimit:
-        return self.registry.create_by_client
-
-    @property
-    def create_by_address(self) -> KeyedRateLimit:
-        return self.registry.create_by_address
-
-    @property
-    def sweeper(self) -> asyncio.Task | None:
-        return self.registry.sweeper
-
-    @property
-    def spectators(self) -> Counter[str]:
-        return self.seating.spectators

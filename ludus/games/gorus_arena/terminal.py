@@ -34,13 +34,13 @@ from .rules import COINS_PER_POINT
 from .views import GorusArenaObservation
 
 __all__ = [
-    "ACTION_STYLE", "ADAPTER", "EVENTS_SHOWN", "PHASE_TEXT", "GorusArenaAdapter",
+    "ACTION_STYLE", "ADAPTER", "EVENT_LINES", "PHASE_TEXT", "GorusArenaAdapter",
     "card_text", "cards_text", "kind_counts",
 ]
 
 ACTION_STYLE = {"attack": "red", "defence": "blue", "recruit": "magenta", "income": "yellow"}
 PHASE_TEXT = {"plan": "planning", "exec": "execution", "draw": "drawing", "over": "game over"}
-EVENTS_SHOWN = 14
+EVENT_LINES = 14
 
 
 def card_text(card: int, *, dead: bool = False, acted: bool = False, acting: bool = False) -> Text:
@@ -211,7 +211,7 @@ class GorusArenaAdapter(TerminalAdapter):
             console.print(Text("Dead pile: ", style="red").append(kind_counts(obs.dead)))
 
     def _events(self, console: Console, obs: GorusArenaObservation) -> None:
-        for line in obs.events[-EVENTS_SHOWN:]:
+        for line in obs.events[-EVENT_LINES:]:
             console.print(f"  [dim]{line}[/]")
 
     def show_chance(self, action: Action) -> bool:
