@@ -37,6 +37,9 @@ def _builtin() -> list[GamePlugin]:
         except Exception:  # one broken game must not take the others down
             log.exception("game package %s has no usable PLUGIN; skipped", info.name)
             continue
+        if not isinstance(plugin, GamePlugin):
+            log.error("%s.PLUGIN is not a GamePlugin; skipped", info.name)
+            continue
         found.append(plugin)
     return found
 
@@ -64,7 +67,7 @@ def _installed() -> list[GamePlugin]:
 
 @cache
 def _shipped() -> dict[str, GamePlugin]:
-    return {p.name: p for p in _builtin() if isinstance(p, GamePlugin)}
+    return {p.name: p for p in _builtin()}
 
 
 @cache

@@ -67,3 +67,40 @@ def test_seat_and_spectator_messages_hold_no_hidden_card(player, server, caplog)
     ws.close()
     spec.close()
     watcher.close()
+
+
+def test_gladius_hand_notes_reach_only_their_seat(player, server):
+    """Gladius's ``hand_notes`` (why each card in hand cannot be used now) go to their own seat
+    only: the seat's messages carry exactly the game's observation for that seat (whose notes
+    tests/games/gladius/test_hand_notes.py checks against hidden cards), the spectator's carry no
+    hand and no notes."""
+    r = player.post("/api/tables", {"game": "gladius", "options": {}, "name": "Ann",
+                                    "seats": [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}]})
+    assert r.status_code == 201, r.text
+    code = r.json()["code"]
+    watcher = Player(server)
+    spec = watcher.ws(code)
+    ws = player.ws(code)
+    ws.until(is_view)
+    play_until_done(ws, pick=lambda legal: legal[0])
+    spec.until(lambda m: is_view(m) and m["terminal"])
+    record = records.parse_record(player.get(f"/api/tables/{code}/record").json())
+    game = get_game("gladius")
+    state = records.initial_state(record, get_game)
+    truth = {0: state.observation(0).to_json()}
+    for p, (seat, raw) in enumerate(record.actions, 1):
+        state.apply(game.action_from_json(raw), seat)
+        truth[p] = state.observation(0).to_json()
+    views = [m for m in ws.seen if is_view(m) and m["table"]["status"] != "open"]
+    noted = 0
+    for msg in views:
+        obs = msg["observation"]
+        assert obs == truth[msg["ply"]]
+        assert len(obs["hand_notes"]) == len(obs["hand"])
+        noted += sum(1 for n in obs["hand_notes"] if n)
+    assert noted, "the game never showed a card the seat could not use"
+    for msg in (m for m in spec.seen if is_view(m)):
+        assert msg["observation"]["hand"] == [] and msg["observation"]["hand_notes"] == []
+    ws.close()
+    spec.close()
+    watcher.close()

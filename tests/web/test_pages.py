@@ -53,4 +53,11 @@ def test_lobby_fits_a_small_phone(live, browser, width):
     page.wait_for_selector("#seat-0-kind")
     page.wait_for_selector("#create:enabled")
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    # every game's options, unfolded, fit too (long help text wraps)
+    for name in game_names():
+        page.select_option("#game", name)
+        page.wait_for_selector("#create:enabled")
+        if page.locator("#options details:not([open]) summary").count():
+            page.click("#options summary")
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width, name
     ctx.close()

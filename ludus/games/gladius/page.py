@@ -19,5 +19,8 @@ def page_data() -> dict[str, Any]:
         if card_set is not cat.shared:
             fighters[card_set.id] = {"name": card_set.name, "hit_points": card_set.hit_points}
         for c in card_set.cards:
-            cards[c.key] = {"name": c.name, "type": c.type, "effect": c.effect()}
+            # the numbers let the page say what an exchange did ("3 damage", "immobilized")
+            cards[c.key] = {"name": c.name, "type": c.type, "effect": c.effect(), "set": c.set_id,
+                            "damage": c.damage, "immobilize": c.immobilize, "defence": c.defence,
+                            "no_attack_next_turn": c.no_attack_next_turn}
     return {"cards": cards, "fighters": fighters}

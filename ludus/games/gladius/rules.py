@@ -72,7 +72,7 @@ from .views import (
     build_observation,
 )
 
-__all__ = ["GladiusState", "Setup", "build_setup", "illegal_reason"]
+__all__ = ["GladiusState", "Setup", "build_setup", "illegal_reason", "unusable_reason"]
 
 
 # ----------------------------------------------------------------------------- setup
@@ -334,11 +334,9 @@ def illegal_reason(setup: Setup, *, phase: int, side: int, held: Collection[int]
         return f"you do not hold {label}"
     if t is Discard:
         return None
-    me = setup.sides[side].name
-    if k not in setup.usable[side]:
-        if c.set_id == SHARED_ID:
-            return f"{label} is a shared card, but a {me} cannot use it"
-        return f"{label} is a {setup.set_name(c.set_id)} card; a {me} cannot use it"
+    why = unusable_reason(setup, side, k)
+    if why is not None:
+        return why
     if t is Attack:
         if not c.is_attack:
             return f"{label} is a defence card, not an attack"
@@ -353,6 +351,22 @@ def illegal_reason(setup: Setup, *, phase: int, side: int, held: Collection[int]
     if pending >= 0 and c.is_block and setup.kinds[pending].immobilize:
         return f"a Block cannot stop {setup.kinds[pending].name}, which immobilizes; only an Evade can"
     return None
+
+
+def unusable_reason(setup: Setup, side: int, k: int) -> str | None:
+    """Why fighter ``side`` can never play a card of kind ``k`` (another type's card), or None.
+
+    The first check of :func:`illegal_reason` once the card is held; observations use it to
+    mark such cards in a hand whatever the phase.
+    """
+    if k in setup.usable[side]:
+        return None
+    c = setup.kinds[k]
+    label = card_label(c.key)
+    me = setup.sides[side].name
+    if c.set_id == SHARED_ID:
+        return f"{label} is a shared card, but a {me} cannot use it"
+    return f"{label} is a {setup.set_name(c.set_id)} card; a {me} cannot use it"
 
 
 # ----------------------------------------------------------------------------- state

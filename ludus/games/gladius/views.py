@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.frozen import frozen_builder
 from ...core.game import CHANCE, Observation
+from ...core.memo import BoundedMemo
 
 if TYPE_CHECKING:
     from .rules import GladiusState
@@ -21,7 +22,8 @@ if TYPE_CHECKING:
 __all__ = [
     "ADV_ATK", "ADV_DEF", "ATTACK", "CHANCE_SEATS", "DEAL", "DECISIONS", "DEFEND", "DISCARD", "DRAW",
     "DRAW_PHASES", "END_REASONS", "FIRST", "MINI_ATK", "MINI_DEF", "NOT_CHANCE", "OBS_FIELDS", "OVER",
-    "PHASES", "PHASE_OF", "RESHUFFLE", "SKIP", "GladiusObservation", "build_observation", "new_observation",
+    "PHASES", "PHASE_OF", "RESHUFFLE", "SKIP", "GladiusObservation", "build_observation", "hand_notes",
+    "new_observation",
 ]
 
 # ----------------------------------------------------------------------------- phases
@@ -55,6 +57,9 @@ class GladiusObservation(Observation):
     turn_limit: int
     dealt: int
     hand: tuple[str, ...]
+    hand_notes: tuple[str | None, ...]
+    """For each card of ``hand`` (same order), why this seat cannot use it now, in the rules' own
+    words, or None. Only the seat's own hand and public facts go into it (see :func:`hand_notes`)."""
     hand_sizes: tuple[int, int]
     hand_limit: int
     draw_pile: int
@@ -93,6 +98,43 @@ OBS_FIELDS = tuple(GladiusObservation.__dataclass_fields__)
 new_observation = frozen_builder(GladiusObservation)
 """The observation with exactly these field values (``OBS_FIELDS``, in order), without the frozen
 ``__init__``'s 35 guarded attribute writes; the tests check it equals the constructor's."""
+
+
+def hand_notes(setup: Any, seat: int, phase: int, acting: bool, hand: int, barred: int,
+               pending: int) -> tuple[str | None, ...]:
+    """Why ``seat`` cannot use each card of ``hand`` (a mask, in the order of ``Setup.keys_of``).
+
+    Deciding an attack or a defence, a card gets the reason the rules give for refusing that
+    play (:func:`~ludus.games.gladius.rules.illegal_reason`: another fighter type's card, a
+    defence card in the attack phase, no attack after an Evade or a Wild Swing, a Block against
+    an immobilizing attack); otherwise (discarding, or another's decision) only another type's
+    card is marked, as it can never be played. Nothing else goes in: the hand is the seat's own,
+    ``barred`` and ``pending`` are public. Memoized, as observations are built in every rollout.
+    """
+    if not acting or (phase != ATTACK and phase != DEFEND):
+        return _NOTES[(setup, seat, -1, hand, -1, -1)]
+    return _NOTES[(setup, seat, phase, hand, barred, pending)]
+
+
+def _make_notes(key: tuple[Any, int, int, int, int, int]) -> tuple[str | None, ...]:
+    from .actions import Attack, Defend
+    from .rules import illegal_reason, unusable_reason
+
+    setup, seat, phase, hand, barred, pending = key
+    out: list[str | None] = []
+    for card in setup.keys_of(hand):
+        k = setup.index[card]
+        if phase in (ATTACK, DEFEND):
+            action = Attack(card) if phase == ATTACK else Defend(card)
+            out.append(illegal_reason(setup, phase=phase, side=seat, held=(k,), hand_size=hand.bit_count(),
+                                      hand_limit=0, barred=barred, pending=pending, action=action))
+        else:
+            out.append(unusable_reason(setup, seat, k))
+    return tuple(out)
+
+
+_NOTES: BoundedMemo[tuple[Any, int, int, int, int, int], tuple[str | None, ...]] = BoundedMemo(_make_notes, 4096)
+"""Hand notes by (setup, seat, deciding phase or -1, hand, barred, pending); a setup hashes by identity."""
 
 
 def build_observation(self: GladiusState, seat: int | None) -> GladiusObservation:
@@ -148,6 +190,8 @@ def build_observation(self: GladiusState, seat: int | None) -> GladiusObservatio
         "active": self.active, "to_act": to_act, "first": None if first < 0 else first,
         "turn": self.turn, "turn_limit": options.turn_limit, "dealt": self.dealt,
         "hand": s.keys_of(hands[seat]) if own else (),  # type: ignore[index]
+        "hand_notes": hand_notes(s, seat, p, to_act == seat, hands[seat], barred, pending)  # type: ignore[arg-type,index]
+        if own and hands[seat] else (),  # type: ignore[index]
         "hand_sizes": (hands[0].bit_count(), hands[1].bit_count()), "hand_limit": options.hand_limit,
         "draw_pile": self.pile.bit_count(),
         "discard": discard,

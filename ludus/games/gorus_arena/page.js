@@ -1,6 +1,6 @@
 // Gorus Arena: each player's coins, points and gladiators in the arena, the market by kind,
 // your hand and plan, and the latest events. Moves: the legal-move buttons.
-import { h, replaceChildren } from "/static/common.js";
+import { h, replaceChildren, withSeatNames } from "/static/common.js";
 
 function info(data, id) { return (data.cards || [])[id] || { name: `card ${id}`, summary: "" }; }
 const chip = (seat, seatName) => h("span", { class: `chip p${seat % 8}`, title: seatName(seat) }, `${seat + 1}`);
@@ -31,7 +31,8 @@ function board(root, data, obs, seatName) {
       h("h3", {}, "Your plan"), h("div", {}, cards(data, obs.plan))] : null,
     h("h3", {}, `Market (${(obs.market || []).length} cards)`), market(data, obs.market),
     obs.events && obs.events.length ? [h("h3", {}, "Latest events"),
-      h("ol", { class: "events", start: Math.max(1, obs.events.length - 11) }, obs.events.slice(-12).map((e) => h("li", {}, e)))] : null);
+      h("ol", { class: "events", start: Math.max(1, obs.events.length - 11) },
+        obs.events.slice(-12).map((e) => h("li", {}, withSeatNames(e, obs.coins.map((_, seat) => seatName(seat))))))] : null);
 }
 
 export default {

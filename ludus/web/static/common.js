@@ -66,3 +66,8 @@ export async function gameModule(name) {
   const mod = info.page ? await import(`${base}/page.js`) : await import("/static/games/generic.js");
   return { mod, data: info.data || {} };
 }
+
+// Rules' labels may name seats by number ("deal Blue 9 to seat 1"); players know each other by name.
+export function withSeatNames(text, names) {
+  return String(text).replace(/\b[Ss]eat (\d+)\b/g, (whole, n) => (names || [])[Number(n) - 1] || whole);
+}

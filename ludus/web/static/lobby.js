@@ -3,75 +3,214 @@ import { api, h, replaceChildren, savedName, saveName } from "/static/common.js"
 
 const $ = (id) => document.getElementById(id);
 let games = [];
+let gamesLoaded = false;
 let current = null;
 let seatCount = 0;
+let seatNames = [];
+let seatsProblem = "";     // why the seats could not be loaded (other than bad options)
+let optionErrors = {};     // option name -> the sentence shown beside it
+let lastChanged = null;    // the option the player touched last (blamed when the server names none)
+let refreshTimer = null;
+let checking = null;       // the seat check in flight, which Create waits for
+let refreshNumber = 0;
+
+// An int option with at most this many allowed values is picked from a list.
+const MAX_LISTED_NUMBERS = 12;
+// Plain words for the built-in bot levels; other levels (search bots) keep their own names.
+const BOT_WORDS = { random: "beginner (random moves)", heuristic: "good (plays by rules of thumb)" };
+const BOT_SHORT = { random: "beginner", heuristic: "good" };  // in the level list, which must fit a phone
 
 function notice(text) { $("notice").textContent = text || ""; }
 
-function optionInput(info) {
-  const id = `opt-${info.name}`;
-  const title = info.name.replace(/_/g, " ");
-  let input;
-  if (info.kind === "bool") {
-    input = h("input", { type: "checkbox", id, "data-option": info.name, "data-kind": "bool" });
-    input.checked = !!info.default;
-    return h("label", { class: "inline", title: info.help }, input, title);
-  }
-  if (info.choices) {
-    input = h("select", { id, "data-option": info.name, "data-kind": info.kind },
-      info.choices.map((c) => h("option", { value: c, selected: c === info.default }, c)));
-  } else if (info.kind === "int") {
-    input = h("input", { id, type: "number", value: info.default, min: info.min, max: info.max, step: 1,
-      "data-option": info.name, "data-kind": "int", inputmode: "numeric" });
-  } else {
-    input = h("input", { id, value: info.default, "data-option": info.name, "data-kind": info.kind });
-  }
-  return h("label", { title: info.help }, title, input, h("span", { class: "small muted" }, info.help));
+// Option names read as on the command line: team-target, not team_target.
+const flag = (name) => name.replace(/_/g, "-");
+const botWords = (kind) => BOT_WORDS[kind] || kind;
+
+function listedNumbers(info) {
+  if (info.kind !== "int" || info.min === null || info.max === null) return null;
+  if (info.max - info.min + 1 > MAX_LISTED_NUMBERS) return null;
+  return Array.from({ length: info.max - info.min + 1 }, (_, i) => info.min + i);
 }
 
-function readOptions() {
+function optionRow(info) {
+  const id = `opt-${info.name}`;
+  const helpId = `${id}-help`;
+  const errorId = `${id}-error`;
+  const common = { id, "data-option": info.name, "aria-describedby": `${helpId} ${errorId}` };
+  const numbers = listedNumbers(info);
+  let input;
+  if (info.kind === "bool") {
+    input = h("input", { ...common, type: "checkbox", "data-kind": "bool" });
+    input.checked = !!info.default;
+  } else if (info.choices || numbers) {
+    input = h("select", { ...common, "data-kind": info.kind },
+      (info.choices || numbers).map((c) => h("option", { value: c, selected: c === info.default }, String(c))));
+  } else if (info.kind === "int") {
+    input = h("input", { ...common, type: "number", value: info.default, min: info.min, max: info.max, step: 1,
+      "data-kind": "int", inputmode: "numeric" });
+  } else {
+    input = h("input", { ...common, value: info.default, "data-kind": info.kind, autocomplete: "off" });
+  }
+  return h("div", { class: `opt${info.kind === "bool" ? " opt-bool" : ""}`, "data-opt-row": info.name },
+    h("label", { for: id, class: "opt-name" }, flag(info.name)),
+    h("span", { class: "opt-control" }, input),
+    h("span", { id: helpId, class: "opt-help" }, info.help),
+    h("span", { id: errorId, class: "opt-error" }));
+}
+
+function optionInputs() { return Array.from(document.querySelectorAll("#options [data-option]")); }
+
+// Reads the options; a value the page itself can tell is wrong goes to `errors` instead.
+function readOptions(errors = {}) {
   const out = {};
-  for (const input of document.querySelectorAll("[data-option]")) {
+  for (const input of optionInputs()) {
     const info = current.options.find((o) => o.name === input.dataset.option);
+    if (!info) continue;  // a control of the previous game, being removed (Chromium fires its change then)
     let value;
     if (input.dataset.kind === "bool") value = input.checked;
-    else if (input.dataset.kind === "int") value = input.value === "" ? info.default : Number(input.value);
-    else value = input.value;
+    else if (input.dataset.kind === "int") {
+      if (input.validity && input.validity.badInput) { errors[info.name] = "Enter a whole number."; continue; }
+      if (input.value.trim() === "") value = info.default;
+      else {
+        value = Number(input.value);
+        if (!Number.isInteger(value)) { errors[info.name] = "Enter a whole number."; continue; }
+        if ((info.min !== null && value < info.min) || (info.max !== null && value > info.max)) {
+          errors[info.name] = info.min !== null && info.max !== null ? `Choose from ${info.min} to ${info.max}.`
+            : info.min !== null ? `Choose ${info.min} or more.` : `Choose ${info.max} or less.`;
+          continue;
+        }
+      }
+    } else value = input.value;
     if (value !== info.default) out[input.dataset.option] = value;
   }
   return out;
 }
 
-function seatRow(i, names, previous) {
-  const kind = h("select", { id: `seat-${i}-kind`, "aria-label": `${names[i] || `Seat ${i + 1}`}: player` },
+// The options a server refusal is about: those it names, else the one changed last.
+function blamedOptions(message) {
+  const text = message.toLowerCase();
+  const named = current.options.map((o) => o.name).filter((name) => {
+    const word = new RegExp(`(^|[^a-z0-9_-])(${flag(name)}|${name})($|[^a-z0-9_-])`);
+    return word.test(text);
+  });
+  if (named.length) return named;
+  return lastChanged && current.options.some((o) => o.name === lastChanged) ? [lastChanged] : [];
+}
+
+function showOptionErrors() {
+  for (const info of current ? current.options : []) {
+    const row = document.querySelector(`[data-opt-row="${info.name}"]`);
+    if (!row) continue;
+    const message = optionErrors[info.name] || "";
+    row.classList.toggle("invalid", !!message);
+    row.querySelector(".opt-error").textContent = message ? `⚠ ${message}` : "";
+    const input = row.querySelector("[data-option]");
+    if (message) input.setAttribute("aria-invalid", "true"); else input.removeAttribute("aria-invalid");
+  }
+  // an option marked inside the folded "More options" must be seen
+  const details = document.querySelector("#options details");
+  if (details && details.querySelector(".opt.invalid")) details.open = true;
+  const general = optionErrors[""] || "";
+  $("options-problem").textContent = general ? `⚠ ${general}` : "";
+}
+
+// The Create button: enabled only when a table can be made, and otherwise saying why.
+function updateCreate() {
+  let why = "";
+  if (!gamesLoaded) why = "Loading games…";
+  else if (!games.length) why = "No games are installed on this server.";
+  else if (!current) why = "Choose a game.";
+  else if (Object.keys(optionErrors).length) why = optionErrors[""] && Object.keys(optionErrors).length === 1
+    ? "Fix the options (see the message above)." : "Fix the options marked in red.";
+  else if (seatsProblem) why = `The seats could not be loaded: ${seatsProblem}`;
+  else if (!seatCount) why = "Loading seats…";  // a re-check with seats shown keeps the button: Create waits for it
+  $("create").disabled = !!why;
+  $("create-why").textContent = why;
+}
+
+// Each seat's label: the game's name for it and who will play it, following every edit.
+function seatWho(i, seats, name) {
+  const seat = seats[i];
+  if (!seat) return "";
+  if (seat.kind === "bot") return `bot, ${botWords(seat.bot)}`;
+  const firstHuman = seats.findIndex((s) => s.kind === "human");
+  if (i === firstHuman) return name ? `${name} (you)` : "you (type your name above)";
+  return "a person you invite (open seat)";
+}
+
+function updateSeatLabels() {
+  const seats = readSeats();
+  const name = $("name").value.trim();
+  for (let i = 0; i < seats.length; i++) {
+    const label = seatNames[i] || `Seat ${i + 1}`;
+    const who = $(`seat-${i}-who`);
+    if (who) who.textContent = seatWho(i, seats, name);
+    $(`seat-${i}-kind`).setAttribute("aria-label", `${label}: who plays`);
+    $(`seat-${i}-bot`).setAttribute("aria-label", `${label}: bot level`);
+  }
+}
+
+function seatRow(i, previous) {
+  const label = seatNames[i] || `Seat ${i + 1}`;
+  const kind = h("select", { id: `seat-${i}-kind`, "aria-label": `${label}: who plays` },
     h("option", { value: "human" }, "Person"), h("option", { value: "bot" }, "Bot"));
   kind.value = previous ? previous.kind : (i === 0 ? "human" : "bot");
-  const bot = h("select", { id: `seat-${i}-bot`, "aria-label": `${names[i] || `Seat ${i + 1}`}: bot level` },
-    current.bots.map((b) => h("option", { value: b, selected: b === current.default_bot }, b)));
+  const bot = h("select", { id: `seat-${i}-bot`, "aria-label": `${label}: bot level` },
+    current.bots.map((b) => h("option", { value: b, selected: b === current.default_bot }, BOT_SHORT[b] || b)));
   if (previous && previous.bot) bot.value = previous.bot;
   const sync = () => { bot.disabled = kind.value !== "bot"; bot.classList.toggle("hidden", kind.value !== "bot"); };
-  kind.addEventListener("change", sync);
+  kind.addEventListener("change", () => { sync(); updateSeatLabels(); });
+  bot.addEventListener("change", updateSeatLabels);
   sync();
-  return h("div", { class: "row", "data-seat": i },
-    h("span", { class: "seat-name" }, i === 0 ? `${names[i] || "Seat 1"} (you)` : names[i] || `Seat ${i + 1}`), kind, bot);
+  return h("div", { class: "seat-row", "data-seat": i },
+    h("span", { class: "seat-name" }, h("strong", {}, label), " — ", h("span", { id: `seat-${i}-who`, class: "seat-who" })),
+    h("span", { class: "seat-controls" }, kind, bot));
 }
 
 async function refreshSeats() {
-  const options = readOptions();
   const game = current;
+  const number = ++refreshNumber;
+  const errors = {};
+  const options = readOptions(errors);
+  optionErrors = errors;
+  showOptionErrors();
+  if (Object.keys(errors).length) {
+    if (!seatCount) replaceChildren($("seat-list"), h("p", { class: "muted small seat-wait" }, "The seats appear once the options are fixed."));
+    updateCreate();
+    return;
+  }
+  seatsProblem = "";
+  updateCreate();
   try {
-    const info = await api(`/api/games/${game.name}/options`, { options });
-    if (game !== current) return;  // another game was chosen meanwhile; its own answer draws the seats
-    notice("");
+    const info = await api(`/api/games/${encodeURIComponent(game.name)}/options`, { options });
+    if (number !== refreshNumber) return;  // options changed or another game was chosen meanwhile
     const previous = readSeats();
     seatCount = info.seats;
-    replaceChildren($("seat-list"), Array.from({ length: info.seats }, (_, i) => seatRow(i, info.seat_names, previous[i])));
-    $("create").disabled = false;
+    seatNames = info.seat_names || [];
+    replaceChildren($("seat-list"), Array.from({ length: info.seats }, (_, i) => seatRow(i, previous[i])));
+    updateSeatLabels();
   } catch (err) {
-    if (game !== current) return;
-    notice(err.message);
-    $("create").disabled = true;
+    if (number !== refreshNumber) return;
+    if (err.code === "bad_options") {
+      const blamed = blamedOptions(err.message);
+      optionErrors = {};
+      if (blamed.length) for (const name of blamed) optionErrors[name] = err.message;
+      else optionErrors[""] = err.message;
+      showOptionErrors();
+      if (!seatCount) replaceChildren($("seat-list"), h("p", { class: "muted small seat-wait" }, "The seats appear once the options are fixed."));
+    } else seatsProblem = err.message;
   }
+  updateCreate();
+}
+
+// Check the options with the server and redraw the seats; Create waits for the latest check.
+function requestSeats() {
+  clearTimeout(refreshTimer);
+  refreshTimer = null;
+  const mine = refreshSeats();
+  checking = mine;
+  mine.finally(() => { if (checking === mine) checking = null; });
+  return mine;
 }
 
 function readSeats() {
@@ -85,17 +224,27 @@ function readSeats() {
 }
 
 function selectGame(name) {
-  current = games.find((g) => g.name === name) || games[0];
-  $("game-summary").textContent = current.summary || "";
-  const [first, ...rest] = current.options;  // the first option (usually the player count) stays in sight
-  replaceChildren($("options"), h("legend", {}, "Options"), first ? optionInput(first) : null,
-    rest.length ? h("details", {}, h("summary", {}, "More options"), rest.map(optionInput)) : null);
+  current = games.find((g) => g.name === name) || null;
+  $("game-summary").textContent = current ? current.summary || "" : "";
+  optionErrors = {};
+  lastChanged = null;
   // the seats shown belong to the previous game until the server answers for this one:
   // clear them and hold "Create" so that a quick click cannot send the old game's seats
   seatCount = 0;
-  replaceChildren($("seat-list"));
-  $("create").disabled = true;
-  refreshSeats();
+  seatNames = [];
+  replaceChildren($("seat-list"), h("p", { class: "muted small seat-wait" }, "Loading seats…"));
+  if (!current) {
+    replaceChildren($("seat-list"));
+    replaceChildren($("options"), h("legend", {}, "Options"));
+    updateCreate();
+    return;
+  }
+  const [first, ...rest] = current.options;  // the first option (usually the player count) stays in sight
+  replaceChildren($("options"), h("legend", {}, "Options"),
+    h("p", { id: "options-problem", class: "opt-problem", role: "alert" }),
+    first ? optionRow(first) : h("p", { class: "muted small" }, "This game has no options."),
+    rest.length ? h("details", {}, h("summary", {}, `More options (${rest.length})`), rest.map(optionRow)) : null);
+  requestSeats();
 }
 
 async function loadTables() {
@@ -120,26 +269,54 @@ async function loadTables() {
   }
 }
 
+function optionEdited(event, delay) {
+  const target = event.target.closest("[data-option]");
+  if (!target || !current || !current.options.some((o) => o.name === target.dataset.option)) return;
+  lastChanged = target.dataset.option;
+  clearTimeout(refreshTimer);
+  if (delay) refreshTimer = setTimeout(requestSeats, delay);  // typing: ask once it pauses
+  else requestSeats();
+}
+
+let creating = false;
+
+async function createTable() {
+  if (refreshTimer !== null) requestSeats();
+  while (checking) await checking;
+  if ($("create").disabled) return;
+  const name = $("name").value.trim();
+  saveName(name);
+  const seats = readSeats();
+  const clock = $("clock").value ? Number($("clock").value) : null;
+  try {
+    const table = await api("/api/tables", {
+      game: current.name, options: readOptions(), seats, clock, listed: $("listed").checked,
+      name: seats.some((s) => s.kind === "human") ? name : null,
+    });
+    location.href = `/t/${table.code}`;
+  } catch (err) { notice(err.message); }
+}
+
 async function start() {
   $("name").value = savedName();
+  updateCreate();
   games = await api("/api/games");
+  gamesLoaded = true;
   replaceChildren($("game"), games.map((g) => h("option", { value: g.name }, g.title)));
   $("game").addEventListener("change", () => selectGame($("game").value));
-  $("options").addEventListener("change", refreshSeats);
-  selectGame(games[0].name);
+  $("options").addEventListener("change", (event) => optionEdited(event, 0));
+  $("options").addEventListener("input", (event) => {
+    if (event.target.matches("input[type=number], input:not([type])")) optionEdited(event, 400);
+  });
+  $("name").addEventListener("input", updateSeatLabels);
+  selectGame(games.length ? games[0].name : null);
   $("create-form").addEventListener("submit", async (event) => {
     event.preventDefault();
-    const name = $("name").value.trim();
-    saveName(name);
-    const seats = readSeats();
-    const clock = $("clock").value ? Number($("clock").value) : null;
-    try {
-      const table = await api("/api/tables", {
-        game: current.name, options: readOptions(), seats, clock, listed: $("listed").checked,
-        name: seats.some((s) => s.kind === "human") ? name : null,
-      });
-      location.href = `/t/${table.code}`;
-    } catch (err) { notice(err.message); }
+    // an option edited just before the click (its change fires as the button takes focus) is checked
+    // first, so the table gets the options and seats on screen, or the reason it cannot be made
+    if (creating) return;  // one table per click, however impatient
+    creating = true;
+    try { await createTable(); } finally { creating = false; }
   });
   $("code-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -150,4 +327,7 @@ async function start() {
   setInterval(loadTables, 5000);
 }
 
-start().catch((err) => notice(`The lobby could not start: ${err.message}`));
+start().catch((err) => {
+  notice(`The lobby could not start: ${err.message}`);
+  $("create-why").textContent = "The lobby could not start; reload the page to try again.";
+});

@@ -1,6 +1,6 @@
 // The replay viewer of a finished game: each frame is the table after one move, as the chosen
 // seat saw it (the server opens replays only once the game is over).
-import { api, gameModule, h, replaceChildren } from "/static/common.js";
+import { api, gameModule, h, replaceChildren, withSeatNames } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
 const code = decodeURIComponent(location.pathname.split("/")[2] || "").toUpperCase();
@@ -9,14 +9,14 @@ const page = { frames: [], names: [], index: 0, mod: null, data: {} };
 function seatName(i) {
   if (i === -2) return "Contender";
   if (i === -1) return "Chance";
-  return page.names[i] || `Seat ${i + 1}`;
+  return page.names[i] || `Player ${i + 1}`;
 }
 
 function show(i) {
   page.index = Math.max(0, Math.min(page.frames.length - 1, i));
   const frame = page.frames[page.index];
   $("slider").value = page.index;
-  $("step").textContent = `Move ${frame.ply} of ${page.frames.length - 1}: ${frame.label}`;
+  $("step").textContent = `Move ${frame.ply} of ${page.frames.length - 1}: ${withSeatNames(frame.label, page.names)}`;
   page.mod.frame($("board"), frame.observation, { data: page.data, seatName, live: false });
 }
 

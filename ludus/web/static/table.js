@@ -1,12 +1,13 @@
 // A live table: joins or watches, keeps a WebSocket open (reconnecting by itself), and draws
 // each view the server sends. The server sends only what this seat may see; this page keeps
 // nothing else. The board itself is drawn by the game's page module.
-import { api, gameModule, h, replaceChildren, savedName, saveName } from "/static/common.js";
+import { api, gameModule, h, replaceChildren, savedName, saveName, withSeatNames } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
 const code = decodeURIComponent(location.pathname.split("/")[2] || "").toUpperCase();
 const page = { info: null, view: null, history: [], mod: null, data: {}, ws: null, pending: null, nextId: 1,
-  retry: 0, watching: false, clockTimer: null, clockAt: 0, lastTurnMoves: -1 };
+  retry: 0, watching: false, clockTimer: null, clockAt: 0, lastTurnMoves: -1, pendingMoves: null,
+  summaries: new Map(), openSummary: null, overKey: null, boardKey: null };
 
 function notice(text, kind) {
   const box = $("notice");
@@ -18,12 +19,15 @@ function seatName(i) {
   if (i === -2) return "Contender";
   if (i === -1) return "Chance";
   const names = (page.view && page.view.names) || (page.info && page.info.names) || [];
-  return names[i] || `Seat ${i + 1}`;
+  return names[i] || `Player ${i + 1}`;
 }
+
+function withNames(text) { return withSeatNames(text, (page.view && page.view.names) || []); }
 
 function ctx() {
   return { view: page.view, you: page.view ? page.view.you : null, names: (page.view || page.info).names, data: page.data,
-    seatName, act, pending: page.pending !== null, history: page.history, live: true };
+    seatName, act, pending: page.pending !== null, history: page.history,
+    live: !(page.view && page.view.terminal) };  // once the game is over the board is a still picture
 }
 
 // ---------------------------------------------------------------- joining
@@ -44,6 +48,7 @@ async function start() {
   $("replay-link").href = `/t/${code}/replay`;
   $("rematch").addEventListener("click", rematch);
   $("leave").addEventListener("click", leave);
+  $("summary-dialog").addEventListener("close", summaryClosed);
   const free = page.info.seats.filter((s) => s.kind === "human" && !s.taken);
   if (page.info.you === null && page.info.status === "open" && free.length) showJoin(free);
   else connect();
@@ -101,6 +106,7 @@ function act(action) {
   const id = page.nextId++;
   if (send({ type: "act", action, moves: page.view.moves, id })) {
     page.pending = id;
+    page.pendingMoves = page.view.moves;
     notice("");
     draw();
   }
@@ -112,9 +118,13 @@ function receive(msg) {
     page.history = from === 0 ? msg.history.entries : page.history.slice(0, from).concat(msg.history.entries);
     page.view = msg;
     page.clockAt = performance.now();
+    // A view that already counts the move we sent settles it, whether or not its ack came first.
+    if (page.pending !== null && msg.moves !== page.pendingMoves) page.pending = null;
     draw();
   } else if (msg.type === "ack") {
-    if (msg.id === page.pending) page.pending = null;
+    // The moves stay disabled until the view that counts this move has come; if it came first,
+    // redraw now: no other view may follow (e.g. the same seat moves again and nothing else changes).
+    if (msg.id === page.pending && page.view && page.view.moves !== page.pendingMoves) { page.pending = null; draw(); }
   } else if (msg.type === "error") {
     if (msg.id === page.pending) page.pending = null;
     notice(msg.message, "error");
@@ -170,10 +180,19 @@ function draw() {
     banner.textContent = "You are watching: only public information is shown.";
   } else banner.classList.add("hidden");
   const context = ctx();
-  page.mod.board($("board"), context);
-  if (!(page.mod.moves && page.mod.moves($("moves"), context))) genericMoves($("moves"), context);
-  drawLog(context);
-  drawSummary(context);
+  // Redraw the board and the moves only when something on them changed: views also come for
+  // changes elsewhere (someone connects, a spectator arrives), and replacing a button while it
+  // is being clicked loses the click.
+  const key = JSON.stringify([view.observation, view.legal, view.to_move, view.terminal, view.you, view.names,
+    page.pending !== null, page.history.length]);
+  if (key !== page.boardKey) {
+    page.boardKey = key;
+    page.mod.board($("board"), context);
+    if (!(page.mod.moves && page.mod.moves($("moves"), context))) genericMoves($("moves"), context);
+    drawGameOver(context);
+    collectSummaries(context);
+    drawLog(context);
+  }
   $("leave").classList.toggle("hidden", you === null || info.status === "finished");
   $("replay-link").classList.toggle("hidden", !view.terminal);
   $("rematch").classList.toggle("hidden", !(view.terminal && you !== null && !info.rematch));
@@ -201,30 +220,167 @@ function genericMoves(root, context) {
       onclick: () => act(m.action) }, m.label))));
 }
 
+// ---------------------------------------------------------------- the move log
+// Moves are numbered as the players saw them: each player's (or the contender's) move takes the
+// next number; chance steps (deals, draws) are shown unnumbered when visible and not at all when
+// hidden. Each summary (end of a round, a day, the game) gets a line with a button to reopen it.
 function drawLog(context) {
+  const log = $("log");
+  const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 24;
+  const byEntry = new Map();
+  for (const s of page.summaries.values()) {
+    if (!byEntry.has(s.at)) byEntry.set(s.at, []);
+    byEntry.get(s.at).push(s);
+  }
   const lines = [];
+  let moves = 0;
+  const summaryLines = (i) => (byEntry.get(i) || []).map((s) => h("li", { class: "summary-line", value: Math.max(moves, 1) },
+    h("span", { class: "n", "aria-hidden": "true" }, ""),
+    h("span", { class: "text" }, `${s.title} `,
+      h("button", { type: "button", class: "secondary small-button", "data-summary": s.id,
+        "aria-label": `Show the summary: ${s.title}`, onclick: () => openSummary(s.id) }, "Show summary"))));
+  lines.push(...summaryLines(-1));
   page.history.forEach((entry, i) => {
-    const line = page.mod.logLine ? page.mod.logLine(entry, context) : defaultLogLine(entry);
-    if (line) lines.push(h("li", { value: i + 1 }, line));
+    let line = page.mod.logLine ? page.mod.logLine(entry, context) : defaultLogLine(entry);
+    if (line !== null && line !== undefined && line !== "") {
+      if (typeof line === "string") line = withNames(line);
+      const numbered = entry[0] !== -1;
+      if (numbered) moves += 1;
+      lines.push(h("li", { class: numbered ? "move" : "note", value: Math.max(moves, 1), "data-entry": i },
+        h("span", { class: "n", "aria-hidden": numbered ? null : "true" }, numbered ? `${moves}.` : "·"),
+        h("span", { class: "text" }, line)));
+    }
+    lines.push(...summaryLines(i));
   });
-  replaceChildren($("log"), lines.slice(-300));
+  replaceChildren(log, lines.slice(-300));
+  log.dataset.entries = String(page.history.length);  // every entry received, shown or not
+  log.dataset.moves = String(moves);
+  if (atBottom) log.scrollTop = log.scrollHeight;
 }
 
 function defaultLogLine([actor, action, label]) {
-  if (action === "hidden") return actor === -1 ? null : `${seatName(actor)}: (hidden)`;
+  if (action === "hidden") return actor === -1 ? null : `${seatName(actor)} made a hidden move`;
   return actor === -1 ? label : `${seatName(actor)}: ${label}`;
 }
 
-function drawSummary(context) {
+// ---------------------------------------------------------------- summaries
+// A page module may export summaries(ctx) -> [{ id, title, body }]: each new id opens once as a
+// dialog that stays until dismissed, and its log line reopens it. `id` must stay the same for
+// the same summary (e.g. "round-3"); `body` is a DOM node (or a list of them), built afresh on
+// each call. The game's end is one more summary, "game-over", drawn by this page.
+function dismissedKey() { return `ludus-dismissed-${code}`; }
+function dismissed() {
+  try { return new Set(JSON.parse(sessionStorage.getItem(dismissedKey()) || "[]")); } catch (_) { return new Set(); }
+}
+function dismiss(id) {
+  const seen = dismissed();
+  seen.add(id);
+  try { sessionStorage.setItem(dismissedKey(), JSON.stringify([...seen])); } catch (_) { /* private mode */ }
+}
+
+function collectSummaries(context) {
+  let list = [];
+  if (page.mod.summaries) {
+    try { list = page.mod.summaries(context) || []; } catch (err) { console.error(err); list = []; }
+  }
+  if (context.view.terminal) list = list.concat([{ id: "game-over", title: "Game over: final standings" }]);
+  const seen = dismissed();
+  for (const s of list) {
+    const known = page.summaries.get(s.id);
+    if (known) { known.title = s.title; known.body = s.body; continue; }
+    page.summaries.set(s.id, { id: s.id, title: s.title, body: s.body, at: page.history.length - 1 });
+    if (!seen.has(s.id) && page.openSummary === null) openSummary(s.id);
+  }
+  if (page.openSummary !== null && page.openSummary !== "game-over") fillSummary(page.summaries.get(page.openSummary));
+}
+
+function fillSummary(s) {
+  const body = $("summary-dialog-body");
+  if (s.id === "game-over") {
+    $("summary-dialog-title").classList.add("hidden");
+    replaceChildren(body, $("summary"));  // the game-over view itself, with its buttons
+    return;
+  }
+  $("summary-dialog-title").classList.remove("hidden");
+  $("summary-dialog-title").textContent = s.title;
+  replaceChildren(body, s.body || null);
+}
+
+function openSummary(id) {
+  const s = page.summaries.get(id);
+  const dialog = $("summary-dialog");
+  if (!s) return;
+  if (page.openSummary !== null && page.openSummary !== id) {  // another one was showing: it counts as seen
+    dismiss(page.openSummary);
+    $("summary-home").append($("summary"));
+  }
+  page.openSummary = id;
+  dialog.setAttribute("aria-label", s.title);
+  fillSummary(s);
+  if (!dialog.open) dialog.showModal();
+  $("summary-close").focus();
+}
+
+// The dialog's "close" event: its Close button, Escape, or the page closing it.
+function summaryClosed() {
+  const id = page.openSummary;
+  if (id === null) return;
+  page.openSummary = null;
+  dismiss(id);
+  $("summary-home").append($("summary"));  // the game-over view goes back into the page
+  replaceChildren($("summary-dialog-body"));
+  const again = document.querySelector(`#log button[data-summary="${id}"]`);
+  if (again && again.offsetParent !== null) again.focus();
+}
+
+// ---------------------------------------------------------------- the end of the game
+// Final standings (best first, ties share a place), the winners in words, and the buttons for
+// what comes next: rematch, download the record, replay. The page module's own summary (if it
+// has one) is shown above the standings.
+function drawGameOver(context) {
   const box = $("summary");
-  if (!context.view.terminal) { box.classList.add("hidden"); return; }
+  const actions = $("actions");
+  const view = context.view;
+  if (!view.terminal) {
+    box.classList.add("hidden");
+    if (actions.parentElement !== $("actions-home")) $("actions-home").append(actions);
+    return;
+  }
   box.classList.remove("hidden");
-  if (page.mod.summary && page.mod.summary(box, context)) return;
-  const result = context.view.result;
-  replaceChildren(box, h("h2", {}, "Game over"),
-    h("p", {}, "Winner(s): ", result.winners.map(seatName).join(", ") || "none"),
-    h("table", { class: "plain" }, h("tbody", {}, result.scores.map((s, i) =>
-      h("tr", {}, h("th", {}, seatName(i)), h("td", {}, s))))));
+  const result = view.result || { scores: [], winners: [] };
+  const key = JSON.stringify([result, view.names, view.you]);
+  if (page.overKey !== key) {
+    page.overKey = key;
+    const own = h("div", { id: "game-summary" });
+    let drawn = false;
+    if (page.mod.summary) {
+      try { drawn = !!page.mod.summary(own, context); } catch (err) { console.error(err); drawn = false; }
+    }
+    const winners = result.winners || [];
+    const youWon = view.you !== null && winners.includes(view.you);
+    const order = result.scores.map((score, seat) => ({ seat, score })).sort((a, b) => b.score - a.score);
+    let place = 0;
+    const rows = order.map((r, i) => {
+      if (i === 0 || r.score !== order[i - 1].score) place = i + 1;
+      const won = winners.includes(r.seat);
+      return h("tr", { class: [won ? "winner" : "", r.seat === view.you ? "you" : ""].join(" ") },
+        h("td", {}, `${place}.`),
+        h("th", { scope: "row" }, seatName(r.seat), r.seat === view.you ? h("span", { class: "badge" }, "you") : null),
+        h("td", {}, String(r.score)),
+        h("td", {}, won ? "★ winner" : ""));
+    });
+    const said = winners.length === 0 ? "Nobody won this game."
+      : `${winners.length === 1 ? "Winner" : "Winners"}: ${winners.map(seatName).join(" and ")}.`;
+    replaceChildren(box,
+      drawn ? own : h("h2", { id: "game-over-title" }, "Game over"),
+      h("p", { class: "leader", id: "winners" }, youWon ? `You won! ${said}` : said),
+      h("table", { class: "plain standings", id: "standings" },
+        h("caption", { class: "small muted" }, "Final standings"),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Place"), h("th", { scope: "col" }, "Player"),
+          h("th", { scope: "col" }, "Score"), h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, "Result")))),
+        h("tbody", {}, rows)),
+      actions);
+  } else if (actions.parentElement !== box) box.append(actions);
 }
 
 async function rematch() {

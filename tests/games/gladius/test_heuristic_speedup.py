@@ -21,8 +21,8 @@ from ludus.games.gladius.codec import position_to_state
 from ludus.games.gladius.fast import nth_card
 from ludus.games.gladius.game import GAME
 from ludus.games.gladius.heuristic import GladiusHeuristic
-from ludus.games.gladius.rules import GladiusState
-from ludus.games.gladius.views import PHASES, GladiusObservation
+from ludus.games.gladius.rules import GladiusState, unusable_reason
+from ludus.games.gladius.views import ATTACK, DEFEND, PHASES, GladiusObservation
 
 MODES = [
     {"fighter1": "retiarius", "fighter2": "secutor"},
@@ -58,6 +58,13 @@ def ref_observation(state: GladiusState, seat: int | None) -> GladiusObservation
     if own and not state.solo:
         opp_known, opp_unknown = keys_of_counts(state.known[seat]), state.unknown[seat]
         by_opp, unk_opp = keys_of_counts(state.known[1 - seat]), state.unknown[1 - seat]
+    hand = keys_of(state.hands[seat]) if own else ()
+    deciding = own and cur and cur[0] == seat and state.phase in (ATTACK, DEFEND)
+    if deciding:  # the rules' own refusal of playing each card now
+        play = Attack if state.phase == ATTACK else Defend
+        notes = tuple(state._plain_why_illegal(play(k), seat) for k in hand)
+    else:  # only another fighter type's card is marked
+        notes = tuple(unusable_reason(s, seat, s.index[k]) for k in hand)
     disc = [0] * len(s.kinds)
     for b in iter_bits(state.discard):
         disc[s.card_kind[b]] += 1
@@ -66,7 +73,7 @@ def ref_observation(state: GladiusState, seat: int | None) -> GladiusObservation
         hit_points=(state.hp[0], state.hp[1]), max_hit_points=s.hit_points, phase=PHASES[state.phase],
         active=state.active, to_act=cur[0] if cur and cur[0] != CHANCE else None,
         first=None if state.first < 0 else state.first, turn=state.turn, turn_limit=state.options.turn_limit,
-        dealt=state.dealt, hand=keys_of(state.hands[seat]) if own else (),
+        dealt=state.dealt, hand=hand, hand_notes=notes,
         hand_sizes=(state.hands[0].bit_count(), state.hands[1].bit_count()), hand_limit=state.options.hand_limit,
         draw_pile=state.pile.bit_count(), discard=tuple((s.kinds[k].key, n) for k, n in enumerate(disc) if n),
         table=key(state.pending), mini_hand=keys_of(state.mini), mini_left=state.mini_left,

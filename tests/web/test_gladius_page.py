@@ -1,0 +1,149 @@
+"""A person plays a whole Gladius game against a bot in Chromium: the page says, in words, why a
+card in hand cannot be used now, what the last exchange did, and at the end who won and how."""
+
+from __future__ import annotations
+
+import re
+import time
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+# the newest log entry's number (the page shows at most 300 lines, so counting lines would stop)
+LAST_ENTRY = "(document.querySelector('#log li:last-child') || {value: 0}).value"
+
+STATE_JS = """() => {
+  const text = (sel) => [...document.querySelectorAll(sel)].map((e) => e.textContent);
+  const s = document.getElementById('summary');
+  return {
+    buttons: [...document.querySelectorAll('#moves button.move:not([disabled])')].map((b) => b.textContent),
+    log: """ + LAST_ENTRY + """,
+    handWhy: text('#hand-cards .gl-unusable'),
+    hand: document.querySelectorAll('#hand-cards .gcard').length,
+    blocked: text('#blocked-moves li'),
+    hp: text('.fighter .hp'),
+    bot: document.querySelector('#fighter-1 h3').firstChild.textContent.split(' — ')[0],
+    prompt: (document.getElementById('move-prompt') || {}).textContent || '',
+    exchange: (document.getElementById('exchange-text') || {}).textContent || '',
+    board: document.getElementById('board').innerText,
+    moves: document.getElementById('moves').innerText,
+    over: !!s && !s.classList.contains('hidden'),
+    champions: (document.getElementById('champions') || {}).textContent || '',
+    notice: document.getElementById('notice').textContent,
+    overflow: document.documentElement.scrollWidth - window.innerWidth,
+  };
+}"""
+
+RAW = re.compile(r"\b(both|retiarius|secutor)/|undefined|null|NaN|\[object|Traceback|hand_notes|last_result")
+EXCHANGE = re.compile(
+    r"^(?:.+ attacked .+ with [A-Z][\w ]+\. (?:No defence: .+ (?:takes \d+ damage|is immobilized).*"
+    r"|.+ (?:blocked it|evaded) with [A-Z][\w ]+: no damage.*|.+ must answer: a defence card, or no defence\.)"
+    r"|.+ did not attack\.|.+ was immobilized and lost the turn\.)$")
+
+
+def choose(buttons: list[str]) -> int:
+    """Ann's plan: attack when she can, evade when she can (to be locked out next turn), else the first move."""
+    for want in ("— Evade", "Attack: ", "Defend: "):
+        for i, label in enumerate(buttons):
+            if want in label:
+                return i
+    return 0
+
+
+def test_a_whole_game_says_why_what_and_who_won(live, browser, shots):
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(live.url + "/")
+    table = page.evaluate("""async () => {
+      const r = await fetch('/api/tables', {method: 'POST', headers: {'content-type': 'application/json'},
+        body: JSON.stringify({game: 'gladius', options: {}, name: 'Ann',
+                              seats: [{kind: 'human'}, {kind: 'bot', bot: 'heuristic'}]})});
+      return await r.json();
+    }""")
+    page.goto(f"{live.url}/t/{table['code']}")
+    page.wait_for_selector("#fighter-0 .hp")
+    assert "Ann" in page.inner_text("#fighter-0 h3") and "Retiarius" in page.inner_text("#fighter-0 h3")
+
+    whys: set[str] = set()  # reasons shown on cards in hand
+    beside: set[str] = set()  # reasons shown beside the moves
+    exchanges: set[str] = set()
+    evaded = locked_out = False
+    pictured = False
+    moves = 0
+    deadline = time.time() + 240
+    while time.time() < deadline:
+        st = page.evaluate(STATE_JS)
+        assert not RAW.search(st["board"] + st["moves"]), st["board"] + st["moves"]
+        assert not st["notice"], st["notice"]
+        whys.update(st["handWhy"])
+        if st["exchange"]:
+            assert EXCHANGE.match(st["exchange"]), st["exchange"]
+            exchanges.add(st["exchange"])
+        if st["over"]:
+            break
+        if not st["buttons"]:
+            page.wait_for_function("() => document.querySelectorAll('#moves button.move:not([disabled])').length"
+                                   " || !document.getElementById('summary').classList.contains('hidden')",
+                                   timeout=30_000)
+            continue
+        beside.update(st["blocked"])
+        # every card the hand marks is listed beside the moves too, with the same reason
+        if st["blocked"]:
+            assert len(st["blocked"]) <= len(st["handWhy"])
+        if "you evaded with" in st["prompt"] or any("you evaded with" in b for b in st["blocked"]):
+            locked_out = True  # the one move left is No attack, and the page says why
+            assert st["buttons"] == ["No attack"], st["buttons"]
+            assert "you evaded with" in st["prompt"]
+        if st["blocked"] and not pictured and moves >= 2:
+            page.screenshot(path=str(shots / "gladius-why-desktop.png"), full_page=True)
+            page.set_viewport_size(PHONE)
+            page.wait_for_function("() => window.innerWidth === 390")
+            assert page.evaluate(STATE_JS)["overflow"] <= 0, "the page is wider than a phone"
+            page.screenshot(path=str(shots / "gladius-why-phone.png"), full_page=True)
+            page.set_viewport_size(DESKTOP)
+            pictured = True
+        pick = choose(st["buttons"])
+        label = st["buttons"][pick]
+        evaded = evaded or "— Evade" in label
+        button = page.locator("#moves button.move").nth(pick)
+        if moves % 2:  # every other move by keyboard
+            button.focus()
+            page.keyboard.press("Enter")
+        else:
+            button.click()
+        moves += 1
+        page.wait_for_function(f"() => {LAST_ENTRY} > {st['log']}", timeout=30_000)
+    else:
+        raise AssertionError(f"the game did not finish after {moves} moves; server said {''.join(live.output[-20:])}")
+
+    assert not errors, errors
+    assert moves >= 3 and pictured
+    # a card Ann could not use was marked with the rules' reason, in the hand and beside the moves
+    assert any("cannot use it" in w and ("Not yours" in w) for w in whys), whys
+    assert any("cannot use it" in b or "defence card, not an attack" in b or "attack card; to defend" in b
+               for b in beside), beside
+    if evaded:  # an Evade locks Ann out of her next attack, and the page says so
+        assert locked_out or page.evaluate(STATE_JS)["over"]
+    # the exchanges in words, with what they did
+    assert any(re.search(r"takes \d+ damage|blocked it|evaded|immobilized", e) for e in exchanges), exchanges
+    # the end: who won and how
+    st = page.evaluate(STATE_JS)
+    champions = st["champions"]
+    knockout = re.fullmatch(r"(.+) \((Retiarius|Secutor)\) wins: (.+)'s hit points fell to zero "
+                            r"\(Ann (\d+) — .+ (\d+) hit points\)\.", champions)
+    by_limit = re.fullmatch(r"The turn limit \(500 turns\) was reached(: .+ wins with more| with equal) hit points.+",
+                            champions)
+    assert knockout or by_limit, champions
+    if knockout:  # the loser's hit points are 0 on the board too, and the winner is the other fighter
+        winner, _, loser, ann_hp, bot_hp = knockout.groups()
+        assert {winner, loser} == {"Ann", st["bot"]}
+        assert (ann_hp == "0") == (loser == "Ann") and (bot_hp == "0") == (loser != "Ann")
+        assert st["hp"][0 if loser == "Ann" else 1] == "0 / 10 hit points", st["hp"]
+    page.screenshot(path=str(shots / "gladius-over-desktop.png"), full_page=True)
+    page.set_viewport_size(PHONE)
+    page.wait_for_function("() => window.innerWidth === 390")
+    assert page.evaluate(STATE_JS)["overflow"] <= 0
+    page.screenshot(path=str(shots / "gladius-over-phone.png"), full_page=True)
+    ctx.close()
