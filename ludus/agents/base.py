@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import importlib
-
 from ..core.agent import Agent, RandomAgent
 from ..core.errors import LudusError
 from ..core.game import Game
-from ..core.plugin import PluginError
+from ..core.plugin import PluginError, resolve
 from ..games import get_plugin
 
 __all__ = ["AGENT_KINDS", "EXTRA_AGENTS", "Agent", "RandomAgent", "UnknownAgent", "has_heuristic", "make_agent"]
@@ -42,11 +40,6 @@ def heuristic_class(game: Game) -> type[Agent]:
     return cls
 
 
-def _load(target: str) -> type[Agent]:
-    module_name, cls = target.split(":")
-    return getattr(importlib.import_module(module_name), cls)
-
-
 def make_agent(kind: str, game: Game, seed: int = 0) -> Agent:
     """An agent by name: ``random``, ``heuristic`` or one of :data:`EXTRA_AGENTS`."""
     kind = kind.strip().lower()
@@ -55,7 +48,8 @@ def make_agent(kind: str, game: Game, seed: int = 0) -> Agent:
     if kind == "heuristic":
         return heuristic_class(game)(seed)
     if kind in EXTRA_AGENTS:
-        return _load(EXTRA_AGENTS[kind])(seed)
+        agent_class: type[Agent] = resolve(EXTRA_AGENTS[kind])
+        return agent_class(seed)
     known = ", ".join(AGENT_KINDS + tuple(EXTRA_AGENTS))
     raise UnknownAgent(f"unknown agent {kind!r}; known agents: {known}")
 
