@@ -31,6 +31,7 @@ def option(
     min: int | None = None,
     max: int | None = None,
     host_path: bool = False,
+    suggestions: Sequence[Mapping[str, Any]] | None = None,
 ) -> Any:
     """A dataclass field with the metadata :func:`parse_options` checks.
 
@@ -38,12 +39,31 @@ def option(
     card-data file, say). Such options are for the person at that machine: the server never
     offers them and refuses them from players. It is declared, never guessed from a name or
     help text, so rewording the help cannot open the server's files to remote players.
+
+    ``suggestions`` lists values worth offering in a list when the option stays open-ended
+    (fighter types that card-set files can extend, team splits): each entry has ``value``
+    and ``label``, and may say for how many ``players`` it fits. Unlike ``choices`` it
+    restricts nothing.
     """
     return dataclasses.field(
         default=default,
         metadata={"help": help, "choices": tuple(choices) if choices else None, "min": min, "max": max,
-                  "host_path": host_path},
+                  "host_path": host_path,
+                  "suggestions": _suggestions(suggestions)},
     )
+
+
+def _suggestions(entries: Sequence[Mapping[str, Any]] | None) -> tuple[dict[str, Any], ...] | None:
+    if not entries:
+        return None
+    out = []
+    for entry in entries:
+        unknown = set(entry) - {"value", "label", "players"}
+        if unknown or "value" not in entry:
+            raise ValueError(f"an option suggestion needs 'value' (and may have 'label', 'players'): {dict(entry)!r}")
+        out.append({"value": entry["value"], "label": str(entry.get("label", entry["value"])),
+                    **({"players": int(entry["players"])} if entry.get("players") is not None else {})})
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -56,6 +76,7 @@ class OptionInfo:
     min: int | None
     max: int | None
     host_path: bool = False
+    suggestions: tuple[dict[str, Any], ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -86,6 +107,7 @@ def describe_options(cls: type) -> list[OptionInfo]:
                 min=md.get("min"),
                 max=md.get("max"),
                 host_path=bool(md.get("host_path", False)),
+                suggestions=md.get("suggestions"),
             )
         )
     return out

@@ -552,5 +552,5 @@ async def _handle(hub: Hub, table: Table, conn: Connection, msg: dict[str, Any],
     elif kind == "act":
         if conn.seat is not None and table.seats[conn.seat].away is not None:
             await hub.hand_back(table, conn.seat)
-        ply = await hub.submit(table, conn.seat, msg["action"], msg["moves"], mid=mid)
+        ply = await hub.submit(table, conn.seat, msg["action"], msg["moves"], mid=mid, auto=msg.get("auto", False))
         conn.push({"type": "ack", "id": mid, "ply": ply})

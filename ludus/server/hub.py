@@ -164,8 +164,8 @@ class Hub:
 
     # ----------------------------------------------------------------- moves (turns.py)
     async def submit(self, table: Table, seat: int | None, raw: Any, moves: int, by_bot: bool = False,
-                     mid: Any = None) -> int:
-        return await self.turns.submit(table, seat, raw, moves, by_bot=by_bot, mid=mid)
+                     mid: Any = None, auto: bool = False) -> int:
+        return await self.turns.submit(table, seat, raw, moves, by_bot=by_bot, mid=mid, auto=auto)
 
     # ----------------------------------------------------------------- what a viewer sees (views.py, replay.py)
     def view_for(self, table: Table, conn: Connection) -> dict[str, Any]:

@@ -112,6 +112,9 @@ class Table:
     replays: dict[Any, Any] = field(default_factory=dict)
     touched: float = field(default_factory=time.monotonic)  # creation or the last join/leave, for expiry
     unconfirmed: PendingMove | None = None  # a move whose commit is in doubt (see Turns.submit)
+    # History indices of moves a player's page played by itself (forced moves): shown as a mark in
+    # the log. Kept in memory only, not in the record: a restarted server no longer shows them.
+    auto_played: set[int] = field(default_factory=set)
 
     def seat_of(self, token: str | None) -> int | None:
         if not token:
@@ -172,6 +175,7 @@ class PendingMove:
     after: State
     mid: Any = None
     ghost: int | None = None  # the PostgreSQL session whose COMMIT failed
+    auto_index: int | None = None  # the move's history index when the player's page played it by itself
     tries: int = 0
     next_try: float = 0.0
     task: asyncio.Future | None = None

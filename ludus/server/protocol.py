@@ -19,7 +19,7 @@ __all__ = [
 
 MAX_NAME = 24
 MESSAGE_TYPES = {
-    "act": {"action": True, "moves": True, "id": False},
+    "act": {"action": True, "moves": True, "id": False, "auto": False},
     "resume": {"id": False},
     "ping": {"id": False},
 }
@@ -137,6 +137,9 @@ def parse_message(raw: str | bytes | None, limit: int) -> dict[str, Any]:
         moves = msg["moves"]
         if not isinstance(moves, int) or isinstance(moves, bool) or not 0 <= moves < 2**31:
             raise ProtocolError("bad_message", "field 'moves' must be the count of moves you have made (an integer)")
+        if "auto" in msg and not isinstance(msg["auto"], bool):
+            raise ProtocolError("bad_message", f"field 'auto' must be true or false (true: your page played your only "
+                                               f"legal move for you), not {_describe(msg['auto'])}")
     return msg
 
 

@@ -41,10 +41,12 @@ class Turns:
 
     # ----------------------------------------------------------------- moves
     async def submit(self, table: Table, seat: int | None, raw: Any, moves: int, by_bot: bool = False,
-                     mid: Any = None) -> int:
+                     mid: Any = None, auto: bool = False) -> int:
         """Validate, persist, apply and announce one action; returns its ply. Raises ProtocolError.
 
-        ``mid`` is the client's message id, used if the move has to be acknowledged late (below)."""
+        ``mid`` is the client's message id, used if the move has to be acknowledged late (below).
+        ``auto`` says the player's page played it by itself; it is accepted only for the seat's
+        single legal move, so the log's "played automatically" mark is never a lie."""
         async with table.lock:
             if table.unconfirmed is not None:  # an earlier move's commit is in doubt: settle it first
                 await self._reconcile(table)
@@ -72,6 +74,10 @@ class Turns:
             reason = state.why_illegal(action, seat)
             if reason is not None:
                 raise ProtocolError("illegal", reason)
+            if auto and len(state.legal_actions(seat)) != 1:
+                raise ProtocolError("not_forced", "only a forced move (your single legal move) can be marked as "
+                                                  "played automatically; send it without 'auto'")
+            index = len(state.history)  # where the move enters the history (chance steps may follow it)
             after = state.clone()
             try:
                 after.apply(action, seat)
@@ -82,7 +88,8 @@ class Turns:
             status = "finished" if after.is_terminal() else table.status
             result = {"scores": after.scores(), "winners": after.winners()} if after.is_terminal() else None
             op = ops.append_action(table.code, ply, seat, canonical, by_bot, status, result)
-            move = PendingMove(op, ply, seat, canonical, by_bot, status, after, mid)
+            move = PendingMove(op, ply, seat, canonical, by_bot, status, after, mid,
+                               auto_index=index if auto and not by_bot else None)
             try:
                 await self.hub.write(op)
             except ops.OutcomeUnknown as exc:
@@ -108,6 +115,8 @@ class Turns:
         table.recorded.append((move.seat, move.action))
         table.by_bot.append(move.by_bot)
         table.moves[move.seat] += 1
+        if move.auto_index is not None:
+            table.auto_played.add(move.auto_index)
         s = table.seats[move.seat]
         if not move.by_bot and s.away == "timeout":
             s.away = None  # playing by hand is taking the seat back

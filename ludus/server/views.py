@@ -8,6 +8,7 @@ rules decide what is hidden and the server cannot leak more than the game allows
 from __future__ import annotations
 
 import time
+from collections.abc import Set
 from typing import TYPE_CHECKING, Any
 
 from ..core.game import CHANCE, HIDDEN, Action, State
@@ -18,16 +19,24 @@ if TYPE_CHECKING:
     from .live import Connection, Table
 
 
-def history_entry(actor: int, action: Action | str) -> list[Any]:
-    """One log line as sent: [actor, action JSON, label], or [actor, "hidden", None]."""
+def history_entry(actor: int, action: Action | str, auto: bool = False) -> list[Any]:
+    """One log line as sent: [actor, action JSON, label], or [actor, "hidden", None].
+
+    A move the player's page played by itself (a forced move) gets a fourth element
+    ``{"auto": true}``. Callers pass ``auto`` only for the player's own view: that a move was
+    forced says something about a hand (no card could attack), which the others may not see."""
     if isinstance(action, str) or not isinstance(action, Action):
         return [actor, HIDDEN, None]
+    if auto:
+        return [actor, action.to_json(), action.label, {"auto": True}]
     return [actor, action.to_json(), action.label]
 
 
-def history_entries(state: State, viewer: int | None, start: int = 0) -> list[list[Any]]:
+def history_entries(state: State, viewer: int | None, start: int = 0,
+                    auto_played: Set[int] = frozenset()) -> list[list[Any]]:
     """The viewer's log from ``start``, every move it may not see replaced by "hidden"."""
-    return [history_entry(actor, action) for actor, action in state.visible_history(viewer)[start:]]
+    return [history_entry(actor, action, actor == viewer and start + i in auto_played)
+            for i, (actor, action) in enumerate(state.visible_history(viewer)[start:])]
 
 
 class ViewerLog:
@@ -43,16 +52,18 @@ class ViewerLog:
         self.raw: list[Any] = []
         self.entries: list[list[Any]] = []
 
-    def update(self, state: State, viewer: int | None) -> None:
+    def update(self, state: State, viewer: int | None, auto_played: Set[int] = frozenset()) -> None:
         old_raw, old_entries = self.raw, self.entries
         raw: list[Any] = []
         entries: list[list[Any]] = []
         for i, (actor, action) in enumerate(state.visible_history(viewer)):
             raw.append(action)
-            if i < len(old_raw) and old_raw[i] is action:
+            # the mark only in the player's own log (see history_entry), never on a hidden move
+            auto = actor == viewer and i in auto_played and isinstance(action, Action)
+            if i < len(old_raw) and old_raw[i] is action and (len(old_entries[i]) == 4) == auto:
                 entries.append(old_entries[i])
             else:
-                entries.append(history_entry(actor, action))
+                entries.append(history_entry(actor, action, auto))
         self.raw, self.entries = raw, entries
 
 
@@ -118,7 +129,7 @@ def view_for(table: Table, conn: Connection) -> dict[str, Any]:
     entries = table.cache.get(hkey)
     if entries is None:
         log_ = table.logs.setdefault(conn.seat, ViewerLog())
-        log_.update(table.state, conn.seat)
+        log_.update(table.state, conn.seat, table.auto_played)
         entries = table.cache[hkey] = log_.entries
     sent = conn.sent
     start = 0

@@ -54,7 +54,7 @@ def test_seat_and_spectator_messages_hold_no_hidden_card(player, server, caplog)
             else:
                 assert msg["observation"]["hand"] is None
             checked += 1
-        deals = [a for actor, a, _ in client.history if actor == -1 and (a == "hidden" or "deal" in a)]
+        deals = [a for actor, a, *_ in client.history if actor == -1 and (a == "hidden" or "deal" in a)]
         assert len(deals) >= 40
         for a in deals:  # a deal is shown only to the seat that receives it
             assert a == "hidden" if who is None else (a == "hidden" or a["to"] == who)

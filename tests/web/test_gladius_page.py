@@ -6,8 +6,7 @@ from __future__ import annotations
 import re
 import time
 
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
+from .browsing import AUTO_OFF, DESKTOP, PHONE
 
 # the newest log entry's number (the page shows at most 300 lines, so counting lines would stop)
 LAST_ENTRY = "(document.querySelector('#log li:last-child') || {value: 0}).value"
@@ -52,6 +51,7 @@ def choose(buttons: list[str]) -> int:
 
 def test_a_whole_game_says_why_what_and_who_won(live, browser, shots):
     ctx = browser.new_context(viewport=DESKTOP)
+    ctx.add_init_script(AUTO_OFF)  # Ann plays every move herself here (forced moves: the test below)
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -141,9 +141,128 @@ def test_a_whole_game_says_why_what_and_who_won(live, browser, shots):
         assert {winner, loser} == {"Ann", st["bot"]}
         assert (ann_hp == "0") == (loser == "Ann") and (bot_hp == "0") == (loser != "Ann")
         assert st["hp"][0 if loser == "Ann" else 1] == "0 / 10 hit points", st["hp"]
+    # the log marks who won each exchange, and the knock-out on the blow that ended the fight
+    lines = page.eval_on_selector_all("#log li.move", """ls => ls.map((l) => ({
+      text: l.querySelector('.text').firstChild.textContent,
+      marks: [...l.querySelectorAll('.log-mark')].map((m) => [m.dataset.mark, m.textContent])}))""")
+    answers = [ln for ln in lines if re.search(r": (No defence|Defend: )", ln["text"])]
+    assert answers, lines[-10:]
+    for ln in answers:
+        won = [label for kind, label in ln["marks"] if kind == "winner"]
+        assert len(won) == 1, ln
+        assert won[0].endswith("lands the blow" if ": No defence" in ln["text"] else "stops the attack"), ln
+    assert all(not ln["marks"] for ln in lines if ln not in answers)
+    kos = [i for i, ln in enumerate(lines) if any(kind == "ko" for kind, _ in ln["marks"])]
+    if knockout:
+        assert kos == [lines.index(answers[-1])] and ": No defence" in answers[-1]["text"], kos
+    else:
+        assert kos == []
     page.screenshot(path=str(shots / "gladius-over-desktop.png"), full_page=True)
     page.set_viewport_size(PHONE)
     page.wait_for_function("() => window.innerWidth === 390")
     assert page.evaluate(STATE_JS)["overflow"] <= 0
     page.screenshot(path=str(shots / "gladius-over-phone.png"), full_page=True)
+    ctx.close()
+
+
+def gladius_table(page, live, options=None) -> str:
+    page.goto(live.url + "/")
+    table = page.evaluate("""async (options) => {
+      const r = await fetch('/api/tables', {method: 'POST', headers: {'content-type': 'application/json'},
+        body: JSON.stringify({game: 'gladius', options, name: 'Ann',
+                              seats: [{kind: 'human'}, {kind: 'bot', bot: 'random'}]})});
+      return await r.json();
+    }""", options or {})
+    page.goto(f"{live.url}/t/{table['code']}")
+    page.wait_for_selector("#fighter-0 .hp")
+    return table["code"]
+
+
+FORCED_JS = """() => {
+  const b = [...document.querySelectorAll('#moves button.move')];
+  return b.length === 1 && /^No (attack|defence)/.test(b[0].textContent) && !b[0].disabled ? b[0].textContent : null;
+}"""
+
+
+# Scroll the newest marked log line into view in one step inside the page: the bot keeps playing
+# and the log is redrawn, so a handle to the line taken from outside can be gone by the time it is used.
+SHOW_MARKED_JS = """() => {
+  const marks = document.querySelectorAll('#log li .log-mark[data-mark=auto]');
+  if (marks.length) marks[marks.length - 1].closest('li').scrollIntoView({ block: 'nearest' });
+}"""
+
+
+def test_forced_moves_are_played_for_the_player_and_marked_unless_the_switch_is_off(live, browser, shots):
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    gladius_table(page, live, {"hit_points": 30})
+    switch = page.locator("#auto-forced")
+    assert switch.is_checked()  # on by default
+    assert "Play forced moves for me" in page.inner_text("#auto-row")
+    # 1. Switch on: Ann clicks her first move whenever she has a choice; a forced "No attack" is
+    # played by the page, said beforehand in #auto-note, and marked in her log.
+    deadline = time.time() + 40
+    note_seen = ""
+    while time.time() < deadline:
+        marked = page.locator("#log li .log-mark[data-mark=auto]").evaluate_all(
+            "(ms) => ms.map((m) => m.parentElement.textContent)")
+        if any(t.startswith("Ann: No attack") for t in marked):
+            break
+        note = page.inner_text("#auto-note")
+        if "Your only move is" in note:
+            note_seen = note
+        buttons = page.locator("#moves button.move:enabled")
+        if buttons.count() > 1:
+            logged = page.evaluate(LAST_ENTRY)
+            buttons.first.click()
+            page.wait_for_function(f"() => {LAST_ENTRY} > {logged}", timeout=15_000)
+        else:
+            page.wait_for_timeout(30)
+        assert not page.evaluate(STATE_JS)["over"], "the game ended before a forced No attack"
+    else:
+        raise AssertionError("no forced No attack was played automatically")
+    assert re.fullmatch(r"Your only move is “No (attack|defence)”: playing it for you…", note_seen), note_seen
+    line = page.locator("#log li:has(.log-mark[data-mark=auto])").last
+    assert "played automatically (forced)" in line.text_content()  # the log is folded: text, not inner_text
+    page.click("#log-box summary")  # the log open, the marked line in sight, for the pictures
+    page.evaluate(SHOW_MARKED_JS)
+    page.screenshot(path=str(shots / "gladius-auto-desktop.png"), full_page=True)
+    page.set_viewport_size(PHONE)
+    page.wait_for_function("() => window.innerWidth === 390")
+    page.evaluate(SHOW_MARKED_JS)
+    assert page.evaluate(STATE_JS)["overflow"] <= 0, "the page is wider than a phone"
+    page.screenshot(path=str(shots / "gladius-auto-phone.png"), full_page=True)
+    page.set_viewport_size(DESKTOP)
+    assert not page.inner_text("#notice")
+    autos_before = page.locator("#log .log-mark[data-mark=auto]").count()
+
+    # 2. Switch off (kept across a reload, in this browser): the forced move waits for Ann.
+    switch.uncheck()
+    page.reload()
+    page.wait_for_selector("#fighter-0 .hp")
+    assert not page.locator("#auto-forced").is_checked()
+    deadline = time.time() + 40
+    while time.time() < deadline:
+        forced = page.evaluate(FORCED_JS)
+        if forced:
+            break
+        buttons = page.locator("#moves button.move:enabled")
+        if buttons.count() > 1:
+            logged = page.evaluate(LAST_ENTRY)
+            buttons.first.click()
+            page.wait_for_function(f"() => {LAST_ENTRY} > {logged}", timeout=15_000)
+        else:
+            page.wait_for_timeout(30)
+    else:
+        raise AssertionError("no forced move came with the switch off")
+    logged = page.evaluate(LAST_ENTRY)
+    page.wait_for_timeout(1500)  # well past the page's pause: nothing may have been played
+    assert page.evaluate(FORCED_JS) == forced and page.evaluate(LAST_ENTRY) == logged
+    assert page.inner_text("#auto-note") == ""
+    page.locator("#moves button.move").first.click()
+    page.wait_for_function(f"() => {LAST_ENTRY} > {logged}", timeout=15_000)
+    assert page.locator("#log .log-mark[data-mark=auto]").count() == autos_before
+    assert not errors, errors
     ctx.close()

@@ -1,4 +1,7 @@
-"""Two people and two bots play Gorus Maximus to the end in Chromium, through a refresh and a crash."""
+"""Gorus Maximus in Chromium: two people and two bots to the end through a refresh and a crash;
+a whole game checking the card table's markers (Crowd Favour on every card, no running Favour
+without memory aids, round summaries that stay, log marks that agree with the engine); and the
+memory-aids column, shown with the values the server computed."""
 
 from __future__ import annotations
 
@@ -14,7 +17,13 @@ from ludus.core import records
 from ludus.games import get_game
 from ludus.server.db import ActionRow, make_engine
 
-PHONE = {"width": 390, "height": 844}
+from .browsing import CREATE_JS, DESKTOP, LAST_ENTRY, NOTICE, PHONE
+
+CLOSE_SUMMARY_JS = """() => {
+  const d = document.getElementById('summary-dialog');
+  if (d && d.open) { document.getElementById('summary-close').click(); return true; }
+  return false;
+}"""
 
 STATE_JS = """() => {
   const s = document.getElementById('summary');
@@ -79,6 +88,8 @@ def test_two_browsers_two_bots_refresh_crash_and_finish(live, browser, shots, tm
     while time.time() < deadline:
         progressed = False
         for who, page in (("ann", ann), ("bob", bob)):
+            if not page.evaluate(STATE_JS)["over"]:
+                page.evaluate(CLOSE_SUMMARY_JS)  # a round's summary waits to be dismissed; this test looks elsewhere
             st = page.evaluate(STATE_JS)
             if not st["playable"]:
                 continue
@@ -183,3 +194,214 @@ def test_two_browsers_two_bots_refresh_crash_and_finish(live, browser, shots, tm
     for ctx in (ann_ctx, bob_ctx):
         ctx.close()
     spectator.context.close()
+
+
+# ----------------------------------------------------------------- the card table's markers
+
+
+# as text: a 64-bit seed does not survive as a JS number
+RECORD_JS = """async (code) => (await fetch(`/api/tables/${code}/record`)).text()"""
+
+# every card on the page (troupe, bout, previous bout): its code, its CF text, whether it is marked ours
+CARDS_JS = """() => [...document.querySelectorAll('#board [data-card], #board [data-face]')].map((c) => {
+  const cf = c.querySelector('.cf');
+  const ours = c.querySelector('.cf-ours');
+  return { card: c.dataset.card || c.dataset.face, cf: cf ? cf.dataset.cf : null,
+           ours: ours ? { title: ours.title, hidden: ours.querySelector('.visually-hidden').textContent } : null,
+           label: c.getAttribute('aria-label') || c.textContent };
+})"""
+
+LOG_JS = """() => [...document.querySelectorAll('#log li')].map((li) => ({
+  entry: li.dataset.entry === undefined ? null : Number(li.dataset.entry),
+  brk: li.dataset.break || null,
+  marks: [...li.querySelectorAll('.log-mark')].map((m) => [m.dataset.mark, m.textContent]),
+  text: li.textContent,
+}))"""
+
+
+def create_table(page, live, options: dict, name: str = "Tess") -> str:
+    page.goto(live.url + "/")
+    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "heuristic"}] * (options["players"] - 1)
+    code = page.evaluate(CREATE_JS, {"game": "gorus-maximus", "options": options, "seats": seats, "name": name,
+                                     "listed": False})
+    page.goto(f"{live.url}/t/{code}")
+    page.wait_for_selector("#board h2")
+    return code
+
+
+def expected_cf(card: str) -> tuple[str, bool]:
+    """What the shipped CF table prints on a card: the text and whether the value is ours."""
+    from ludus.games.gorus_maximus.cards import load_cf_table
+
+    cf = load_cf_table("")
+    rank = int(card[2:])
+    if rank == 0:
+        return f"★{cf.preferred_zero}", False
+    value = cf.by_rank[rank]
+    return ("+" if value > 0 else "−" if value < 0 else "") + str(abs(value)), rank in cf.provisional
+
+
+def engine_bouts(record) -> tuple[list[int], list[int], list[int]]:
+    """Replaying the record (individual play): each bout's winner, the history indices of the
+    Challenges and of each round's first card; the log's marks must say the same."""
+    game = get_game(record.game)
+    state = records.initial_state(record, get_game)
+    winners: list[int] = []
+    challenges: list[int] = []
+    round_starts: list[int] = []
+    bout: list[int] = []
+    last_round = 0
+    for seat, raw in record.actions:
+        rank = int(raw["play"][2:])
+        if state.round != last_round:
+            round_starts.append(len(state.history))
+            last_round = state.round
+        if bout and bout[-1] == rank:
+            challenges.append(len(state.history))
+        bout.append(rank)
+        won_before = list(state.collected_count)
+        state.apply(game.action_from_json(raw), seat)
+        if len(bout) == state.num_seats():
+            if state.previous_bout:  # the bout's winner leads the next one
+                winners.append(state.previous_winner)
+            else:  # the round's last bout: the winner's pile grew by it
+                counts = state.last_round.collected_counts
+                winners.append(max(range(len(counts)), key=lambda s: counts[s] - won_before[s]))
+            bout = []
+    return winners, challenges, round_starts
+
+
+def test_a_whole_game_shows_cf_on_cards_round_summaries_and_log_marks(live, browser, shots):
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    code = create_table(page, live, {"players": 4, "target": 2})
+    page.click("#log-box summary")  # open the move log, as a player following the marks would
+    seen_cf: set[str] = set()
+    ours_notes: set[str] = set()
+    summary_checked = pictured = False
+    moves = 0
+    deadline = time.monotonic() + 50
+    while True:
+        assert time.monotonic() < deadline, f"not over after {moves} moves"
+        # no running Favour without memory aids, ever
+        assert page.locator("#favour-so-far, [data-favour]").count() == 0
+        for c in page.evaluate(CARDS_JS):
+            text, ours = expected_cf(c["card"])
+            assert (c["cf"] or "") == ("" if text == "0" else text), c
+            assert (c["ours"] is not None) == ours, c
+            if c["cf"]:
+                seen_cf.add(c["cf"])
+            if ours:
+                assert "rulebook" in c["ours"]["title"] and "own Crowd Favour table" in c["ours"]["title"]
+                assert "our choice" in c["ours"]["hidden"]
+                assert "rulebook" in c["label"]
+                ours_notes.add(c["card"][2:])
+        status = page.inner_text("#status")
+        dialog_open = page.evaluate("() => document.getElementById('summary-dialog').open")
+        if status == "The game is over.":
+            break
+        if dialog_open:
+            title = page.get_attribute("#summary-dialog", "aria-label")
+            assert title.startswith("Round ") and "the crowd" in title, title
+            body = page.inner_text("#summary-dialog-body")
+            assert "Crowd Favour" in body and "Crowd Support now" in body and " of 2" in body
+            if not summary_checked:
+                # it stays while the game goes on (the next round is dealt and the bots play)...
+                logged = page.evaluate(f"() => {LAST_ENTRY}")
+                page.wait_for_function(f"() => {LAST_ENTRY} > {logged}", timeout=15_000)
+                assert page.evaluate("() => document.getElementById('summary-dialog').open")
+                page.screenshot(path=str(shots / "gorus-maximus-round-summary-desktop.png"))
+                # ...until dismissed, and the log reopens it
+                round_id = title.split(":")[0].lower().replace(" ", "-")
+                page.click("#summary-close")
+                assert not page.evaluate("() => document.getElementById('summary-dialog').open")
+                page.click(f'#log button[data-summary="{round_id}"]')
+                assert page.get_attribute("#summary-dialog", "aria-label") == title
+                summary_checked = True
+            page.click("#summary-close")
+            continue
+        playable = page.locator("#hand button.card.playable:enabled")
+        if status == "Your turn." and playable.count():
+            logged = page.evaluate(f"() => {LAST_ENTRY}")
+            playable.first.click()
+            moves += 1
+            page.wait_for_function(f"() => {LAST_ENTRY} > {logged} || {NOTICE} !== ''", timeout=15_000)
+            if moves == 6 and not pictured:
+                page.screenshot(path=str(shots / "gorus-maximus-mid-desktop.png"), full_page=True)
+                page.set_viewport_size(PHONE)
+                page.screenshot(path=str(shots / "gorus-maximus-mid-phone.png"), full_page=True)
+                page.set_viewport_size(DESKTOP)
+                pictured = True
+        else:
+            page.wait_for_timeout(30)
+    assert summary_checked and pictured
+    assert {"−4", "+2", "+1", "★5"} <= seen_cf, seen_cf
+    assert "11" in ours_notes, ours_notes  # a 4-player deck has 11s, whose value is ours
+    # the game-over view holds the last round in words
+    page.wait_for_selector("#champions")
+    assert "The last round" in page.inner_text("#summary")
+    page.screenshot(path=str(shots / "gorus-maximus-end-desktop.png"), full_page=True)
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=str(shots / "gorus-maximus-end-phone.png"), full_page=True)
+
+    # the log: a winner mark for each bout, Challenges and round breaks, where the engine puts them
+    record = records.parse_record(json.loads(page.evaluate(RECORD_JS, code)))
+    winners, challenges, round_starts = engine_bouts(record)
+    lines = page.evaluate(LOG_JS)
+    names = page.evaluate("() => [...document.querySelectorAll('#seats li')].map((li) => li.firstChild.textContent)")
+    won = [m[1] for line in lines for m in line["marks"] if m[0] == "winner"]
+    assert len(won) >= min(len(winners), 60)
+    assert won == [f"{names[w]} wins the bout" for w in winners][-len(won):]
+    first_logged = min(line["entry"] for line in lines if line["entry"] is not None)
+    assert [line["entry"] for line in lines if any(m[0] == "challenge" for m in line["marks"])] == \
+        [i for i in challenges if i >= first_logged]
+    breaks = [line["brk"] for line in lines if line["brk"]]
+    assert len(round_starts) >= 2 and breaks[-1] == f"Round {len(round_starts)}"
+    assert breaks == [f"Round {n}" for n in range(len(round_starts) - len(breaks) + 1, len(round_starts) + 1)]
+    assert not errors, errors
+    ctx.close()
+
+
+def test_memory_aids_show_everyone_the_favour_the_server_computed(live, browser, shots):
+    ctx = browser.new_context(viewport=PHONE)
+    page = ctx.new_page()
+    frames: list[dict] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(json.loads(payload))))
+    code = create_table(page, live, {"players": 4, "memory_aids": True})
+    deadline = time.monotonic() + 40
+    while True:
+        assert time.monotonic() < deadline
+        views = [f for f in frames if f.get("type") == "view"]
+        obs = views[-1]["observation"] if views else None
+        if obs and sum(obs["collected_counts"]) >= 12 and page.inner_text("#status") != "Your turn.":
+            break
+        page.evaluate(CLOSE_SUMMARY_JS)
+        playable = page.locator("#hand button.card.playable:enabled")
+        if page.inner_text("#status") == "Your turn." and playable.count():
+            logged = page.evaluate(f"() => {LAST_ENTRY}")
+            playable.first.click()
+            page.wait_for_function(f"() => {LAST_ENTRY} > {logged}", timeout=15_000)
+        else:
+            page.wait_for_timeout(30)
+    page.wait_for_function("(n) => document.querySelectorAll('#sides td[data-favour]').length === n", arg=4)
+
+    def shown() -> list[str]:
+        return page.evaluate("() => [...document.querySelectorAll('#sides td[data-favour]')].map((t) => t.textContent)")
+
+    def signed(v: int) -> str:
+        return f"+{v}" if v > 0 else f"−{-v}" if v < 0 else "0"
+
+    latest = [f for f in frames if f.get("type") == "view"][-1]["observation"]
+    assert latest["memory_aids"] is True and shown() == [signed(v) for v in latest["favour_so_far"]]
+    assert page.locator("#favour-so-far").inner_text() == "Favour so far"
+    assert "memory aid" in page.inner_text("#sides caption")
+    page.screenshot(path=str(shots / "gorus-maximus-memory-aids-phone.png"), full_page=True)
+    # a spectator sees the same column
+    watcher = browser.new_context(viewport=DESKTOP).new_page()
+    watcher.goto(f"{live.url}/t/{code}")
+    watcher.wait_for_selector("#sides td[data-favour]")
+    assert watcher.locator("#favour-so-far").count() == 1
+    watcher.context.close()
+    ctx.close()

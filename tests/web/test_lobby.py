@@ -10,8 +10,8 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 390, "height": 844}
+from .browsing import DESKTOP, PHONE
+
 SIZES = [pytest.param(DESKTOP, id="desktop"), pytest.param(PHONE, id="phone")]
 
 
@@ -76,6 +76,8 @@ def test_options_with_known_values_are_lists(live, browser, shots, viewport):
         for info in game["options"]:
             control = page.locator(f"[data-option='{info['name']}']")
             tag = control.evaluate("e => e.tagName.toLowerCase()")
+            if info["suggestions"] and not info["choices"]:
+                continue  # a list of suggestions plus "Other…": test_suggestions_are_offered_but_restrict_nothing
             if info["choices"]:
                 expected = [str(c) for c in info["choices"]]
             elif info["kind"] == "int" and info["min"] is not None and info["max"] is not None \
@@ -242,8 +244,7 @@ def test_seat_labels_follow_edits(live, browser, shots, viewport):
 
     # an option that renames the seat: the fighter type; who plays stays as chosen
     _more_options(page)
-    page.fill("#opt-fighter2", "murmillo")
-    page.locator("#opt-fighter2").dispatch_event("change")
+    page.select_option("#opt-fighter2", "murmillo")
     expect(page.locator("[data-seat='1'] .seat-name strong")).to_have_text("Murmillo")
     expect(page.locator("#seat-1-who")).to_have_text("Marcus (you)")
     assert page.get_attribute("#seat-1-kind", "aria-label") == "Murmillo: who plays"
@@ -266,5 +267,73 @@ def test_create_right_after_typing_an_option_waits_for_it(live, browser):
     code = page.url.rsplit("/", 1)[1]
     info = httpx.get(f"{live.url}/api/tables/{code}").json()
     assert info["options"]["hit_points"] == 12
+    assert not errors, errors
+    ctx.close()
+
+
+OTHER = "\u2026other"
+
+
+def _option_entries(page, name):
+    return page.eval_on_selector(f"#opt-{name}", "s => Array.from(s.options, o => [o.value, o.textContent])")
+
+
+@pytest.mark.parametrize("viewport", SIZES)
+def test_suggestions_are_offered_but_restrict_nothing(live, browser, shots, viewport):
+    ctx, page, errors = _open(browser, live, viewport, game="gladius")
+    _more_options(page)
+    # Gladius: the shipped fighter types with their names, the default picked, then "Other…"
+    entries = _option_entries(page, "fighter1")
+    assert entries[0] == ["secutor", "Secutor"] and ["retiarius", "Retiarius (default)"] in entries
+    assert [v for v, _ in entries] == ["secutor", "retiarius", "thracian", "murmillo", "dimachaeri", "samnite",
+                                       "postulati", "lion", OTHER]
+    assert entries[-1][1] == "Other…"
+    lion = dict(entries)["lion"]
+    assert "Lion" in lion and "not in the rulebook" in lion  # the project's own fighter says so
+    assert page.input_value("#opt-fighter1") == "retiarius"
+    assert page.is_hidden("#opt-fighter1-other")
+    # a suggestion reaches the seats (the seat is named after the fighter type)
+    page.select_option("#opt-fighter1", "thracian")
+    expect(page.locator("[data-seat='0'] .seat-name strong")).to_have_text("Thracian")
+    # "Other…" opens a text box, focused; a type no file defines is refused by the server, beside the option
+    page.select_option("#opt-fighter1", OTHER)
+    expect(page.locator("#opt-fighter1-other")).to_be_visible()
+    expect(page.locator("#opt-fighter1-other")).to_be_focused()
+    page.fill("#opt-fighter1-other", "gaul")
+    page.locator("#opt-fighter1-other").dispatch_event("change")
+    expect(page.locator("[data-opt-row='fighter1'] .opt-error")).to_contain_text("gaul")
+    expect(page.locator("#create")).to_be_disabled()
+    page.screenshot(path=str(shots / f"lobby-suggestions-{_width_name(viewport)}.png"), full_page=True)
+    # a known type typed by hand is accepted, and the table gets it
+    page.fill("#opt-fighter1-other", "samnite")
+    page.locator("#opt-fighter1-other").dispatch_event("change")
+    expect(page.locator("[data-seat='0'] .seat-name strong")).to_have_text("Samnite")
+    page.wait_for_selector("#create:enabled")
+    _fits(page, viewport["width"])
+
+    # Gorus Maximus: team splits follow the player count (those for 4 players, then for 5)
+    page.select_option("#game", "gorus-maximus")
+    page.wait_for_selector("#opt-players")
+    page.wait_for_selector("#create:enabled")
+    _more_options(page)
+    assert page.input_value("#opt-players") == "4"
+    teams = _option_entries(page, "teams")
+    assert [v for v, _ in teams] == ["", "2v2", OTHER]
+    assert teams[0][1] == "none (default)" and teams[1][1] == "2 v 2: two teams of two"
+    page.select_option("#opt-teams", "2v2")
+    page.wait_for_selector("#create:enabled")
+    page.select_option("#opt-players", "5")
+    # 2v2 does not fit five players: back to the default, and the five-player splits offered
+    expect(page.locator("#opt-teams")).to_have_value("")
+    assert [v for v, _ in _option_entries(page, "teams")] == ["", "2v2v1", "3v2", OTHER]
+    page.select_option("#opt-teams", "3v2")
+    page.wait_for_selector("#seat-4-kind")
+    page.wait_for_selector("#create:enabled")
+    page.fill("#name", "Tess")
+    page.click("#create")
+    page.wait_for_url(lambda url: "/t/" in url)
+    code = page.url.rsplit("/", 1)[1]
+    info = httpx.get(f"{live.url}/api/tables/{code}").json()
+    assert info["options"]["teams"] == "3v2" and info["options"]["players"] == 5
     assert not errors, errors
     ctx.close()

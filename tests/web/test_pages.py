@@ -6,7 +6,8 @@ import pytest
 
 from ludus.games import game_names
 
-PHONE = {"width": 390, "height": 844}
+from .browsing import PHONE
+
 # what each game's page must show (the list of markers), as CSS selectors and how many
 MARKERS = {
     "gorus-maximus": [("#preferred", 1), ("#initiating", 1), ("#previous-bout", 1), ("#hand .hand-row", 1)],

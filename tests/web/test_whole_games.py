@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import time
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 from ludus.games import game_names
 
-# How many log entries the page has received, shown or not (the page shows at most the last 300
-# lines, and chance steps take no line number, so neither counting lines nor numbers would do).
-LAST_ENTRY = "Number(document.getElementById('log').dataset.entries || 0)"
+from .browsing import LAST_ENTRY  # every log entry received, shown or not
 
 
 def test_every_game_plays_to_the_end_in_the_browser(live, browser, shots):
@@ -31,12 +31,18 @@ def test_every_game_plays_to_the_end_in_the_browser(live, browser, shots):
             status = page.evaluate("() => document.getElementById('status').textContent")
             if status == "The game is over.":
                 break
+            if page.evaluate("() => document.getElementById('summary-dialog').open"):
+                page.click("#summary-close")  # a round's summary: read, and play on
+                continue
             # only enabled moves: while a move is on its way the page disables them, and a click on
             # a disabled button would wait for it (the flaky timeout after a Gladius click)
             moves = page.locator("#hand button.card.playable:enabled, #moves button.move:enabled")
             if status == "Your turn." and moves.count():
                 logged = page.evaluate(f"() => {LAST_ENTRY}")
-                moves.first.click()
+                try:
+                    moves.first.click(timeout=5_000)
+                except PlaywrightTimeout:  # the page played a forced move by itself meanwhile (its switch is on)
+                    continue
                 clicks += 1
                 page.wait_for_function(
                     f"() => {LAST_ENTRY} > {logged}"

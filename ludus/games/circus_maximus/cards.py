@@ -222,6 +222,7 @@ class FavourEntry(_Entry):
     coins: Coins
     count: Count
     pays: Coins | None = None
+    effect: StrictStr | None = None  # what the card does, in words, for the browser (not read by the rules)
 
 
 class CardFile(BaseModel):

@@ -10,15 +10,31 @@ from dataclasses import dataclass
 
 from ...core.errors import InvalidOptions
 from ...core.options import option
-from .cards import load_catalogue, split_paths
+from .cards import builtin_catalogue, load_catalogue, split_paths
 
-__all__ = ["GladiusOptions"]
+__all__ = ["FIGHTER_SUGGESTIONS", "GladiusOptions"]
+
+
+def _fighter_suggestions() -> list[dict[str, str]]:
+    """The shipped fighter types, for the lobby's list; card-set files may add more, so the option
+    stays free text. The lion is the project's own example animal, not the rulebook's, and says so."""
+    out = []
+    for set_id, card_set in builtin_catalogue().fighters.items():
+        label = card_set.name
+        if card_set.kind == "animal":
+            label += " (an animal; the Ludus project's own example, not in the rulebook)"
+        out.append({"value": set_id, "label": label})
+    return out
+
+
+FIGHTER_SUGGESTIONS = _fighter_suggestions()
 
 
 @dataclass(frozen=True)
 class GladiusOptions:
-    fighter1: str = option("retiarius", "fighter type of seat 1 (what --me picks)")
-    fighter2: str = option("secutor", "fighter type of seat 2, or of the automated opponent in solo play")
+    fighter1: str = option("retiarius", "fighter type of seat 1 (what --me picks)", suggestions=FIGHTER_SUGGESTIONS)
+    fighter2: str = option("secutor", "fighter type of seat 2, or of the automated opponent in solo play",
+                           suggestions=FIGHTER_SUGGESTIONS)
     solo: bool = option(False, "solo rules: one person against the rule-driven opponent and its mini-hands")
     first: str = option("auto", "who moves first: auto = the Retiarius if exactly one fighter is one, "
                                 "otherwise fighter 1", choices=("auto", "fighter1", "fighter2", "random"))

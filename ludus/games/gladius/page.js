@@ -199,7 +199,19 @@ function moves(root, ctx) {
   return true;
 }
 
-function logLine([actor, action, label], ctx) {
+// The last answer to an attack in the log (a player's, or the solo opponent's).
+function lastDefence(history) {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const a = history[i][1];
+    if (a && typeof a === "object" && ("defend" in a || "adversary_defend" in a)) return i;
+  }
+  return -1;
+}
+
+// Each answer to an attack settles an exchange: no defence lets the blow land (the attacker wins
+// it), a defence card stops it (the defender wins it); the legal moves only offer a defence that
+// works against that attack. The blow that ends the game by knock-out is marked as such.
+function logLine([actor, action, label], ctx, index) {
   const obs = ctx.view && ctx.view.observation;
   const name = (s) => (obs ? who(obs, s, ctx.seatName) : ctx.seatName(s));
   if (action === "hidden") return actor === -1 ? null : `${ctx.seatName(actor)}: (hidden)`;
@@ -207,6 +219,17 @@ function logLine([actor, action, label], ctx) {
     if ("first" in action) return `${sentence(name(action.first))} moves first`;
     if ("skip" in action) return `${sentence(name(action.skip))} is immobilized and loses the turn`;
     if ("draw" in action) return `${sentence(name(action.seat))} draws ${cardName(ctx.data, action.draw)}`;
+    const solo = "adversary_defend" in action;
+    if (("defend" in action && actor >= 0) || solo) {
+      const defender = solo ? 1 : actor;
+      const card = solo ? action.adversary_defend : action.defend;
+      const winner = card === null ? 1 - defender : defender;
+      const marks = [{ kind: "winner", label: card === null ? `${sentence(name(winner))} lands the blow`
+        : `${sentence(name(winner))} stops the attack` }];
+      if (obs && obs.end === "knockout" && card === null && obs.hit_points[defender] === 0
+          && index === lastDefence(ctx.history || [])) marks.push({ kind: "ko", label: "Knock-out" });
+      return { text: actor === -1 ? label : `${ctx.seatName(actor)}: ${label}`, marks };
+    }
   }
   return actor === -1 ? label : `${ctx.seatName(actor)}: ${label}`;
 }

@@ -20,7 +20,7 @@ from ...core.tomldata import line_map, line_of, load_toml
 __all__ = [
     "ACTIONS", "ACTION_KINDS", "ACTION_MASK", "ARMOURY_FIRST", "ARMOURY_MASK", "BASICS_PER_SEAT", "CARD",
     "COST", "DEFENCE", "GLADIATOR_MASK", "KEY", "KINDS", "KIND_BY_KEY", "KIND_MASK", "MARKET_FIRST",
-    "MARKET_MASK", "MAX_SEATS", "NAME", "NUM_CARDS", "POINTS", "STRENGTH", "ActionEntry", "CardFile",
+    "MARKET_MASK", "MAX_SEATS", "NAME", "NUM_CARDS", "POINTS", "PRINTED_FIELDS", "STRENGTH", "ActionEntry", "CardFile",
     "CardKind", "GladiatorEntry", "basics_of", "card_label", "kinds_in", "parse_catalogue",
 ]
 
@@ -44,6 +44,8 @@ class CardKind:
     basic: int
     copies: int
     note: str
+    printed: tuple[str, ...] = ()
+    """The fields whose value the source text gives (``name``, ``cost``...); every other value is ours."""
 
     @property
     def summary(self) -> str:
@@ -62,6 +64,8 @@ Strength = Annotated[StrictInt, Field(ge=1, le=5)]
 Defence = Annotated[StrictInt, Field(ge=1, le=5)]
 Points = Annotated[StrictInt, Field(ge=0, le=10)]
 Basic = Annotated[StrictInt, Field(ge=0, le=MAX_SEATS)]
+PrintedField = Literal["name", "cost", "defence", "points", "strength", "actions"]
+PRINTED_FIELDS: tuple[str, ...] = get_args(PrintedField)
 
 
 class ActionEntry(BaseModel):
@@ -77,6 +81,8 @@ class ActionEntry(BaseModel):
     strength: Strength
     copies: Copies = 0
     note: StrictStr = ""
+    printed: list[PrintedField] = []
+    """Fields whose value comes from the source text; the page marks every other value as ours."""
 
 
 class GladiatorEntry(ActionEntry):
@@ -124,6 +130,10 @@ def parse_catalogue(text: str, source: str = "cards.toml") -> tuple[CardKind, ..
                 raise fail((family, i, "actions"), f"{where}: actions: an action is listed twice")
             if "defence" in entry.actions and len(entry.actions) > 1:
                 raise fail((family, i, "actions"), f"{where}: actions: a defence card carries no other action")
+            if len(set(entry.printed)) != len(entry.printed):
+                raise fail((family, i, "printed"), f"{where}: printed: a field is listed twice")
+            if not isinstance(entry, GladiatorEntry) and {"defence", "points"} & set(entry.printed):
+                raise fail((family, i, "printed"), f"{where}: printed: an action card has no defence or points")
             glad = entry if isinstance(entry, GladiatorEntry) else None
             kind = CardKind(
                 key=entry.key,
@@ -137,6 +147,7 @@ def parse_catalogue(text: str, source: str = "cards.toml") -> tuple[CardKind, ..
                 basic=glad.basic if glad else 0,
                 copies=entry.copies,
                 note=entry.note,
+                printed=tuple(entry.printed),
             )
             if kind.basic and kind.copies:
                 raise fail((family, i, "copies"), f"{where}: copies: a basic card is not also sold in the market")

@@ -51,6 +51,7 @@ def position_of(st: GorusArenaState) -> dict[str, Any]:
         "draws": [t[:] for t in st.draws],
         "secret": st.secret,
         "events": st.events[:],
+        "step": st.step_from,
     }
 
 
@@ -135,6 +136,9 @@ def position_to_state(game: Game, options: GorusArenaOptions, rng: Rng | None, d
     if not isinstance(events, list) or not all(isinstance(e, str) for e in events):
         raise RecordError("position 'events' must be a list of text lines")
     st.events = list(events)
+    # where the latest choice's log lines begin; optional (older positions): then nothing is "latest"
+    step = data.get("step", len(st.events))
+    st.step_from = read_int(step, 0, len(st.events) + 1, "position 'step'")
     _check_cards(st)
     _check_phase(st)
     return st

@@ -116,6 +116,7 @@ class GorusArenaState(State[GorusArenaOptions]):
         self.draws: list[list[Any]] = []  # [seat, "own" | "market", still to draw, drawn]
         self.secret = 0  # plan placements made this planning phase: the last entries of the history
         self.events: list[str] = []
+        self.step_from = 0  # where in ``events`` the latest choice's consequences begin (for the pages)
 
     # ------------------------------------------------------------- helpers
     def turn_order(self) -> list[int]:
@@ -482,10 +483,12 @@ class GorusArenaState(State[GorusArenaOptions]):
             else:  # Done
                 self.ready[seat] = True
             if all(self.ready):
+                self.step_from = len(self.events)  # the last placement turns every plan over
                 self._reveal()
                 self._advance()
             return
         assert self.pending is not None
+        self.step_from = len(self.events)
         _, card = self.pending
         self.pending = None
         self.queue.pop(0)
@@ -615,6 +618,7 @@ class GorusArenaState(State[GorusArenaOptions]):
         c.draws = [t[:] for t in self.draws]
         c.secret = self.secret
         c.events = self.events[:]
+        c.step_from = self.step_from
         return c
 
     def _position(self) -> dict[str, Any]:

@@ -43,6 +43,7 @@ def sample_state(game: Game, view: SeatView, rng: Rng) -> GorusArenaState:
     st.draws = [list(t) for t in obs.draws]
     st.secret = 0  # the sampled state has no history to hide
     st.events = list(obs.events)
+    st.step_from = len(st.events) - obs.step_events
     for s in range(st.n):
         if s == me:
             st.hand[s] = mask_of(obs.hand)

@@ -31,7 +31,9 @@ class GorusArenaObservation(Observation):
     ``reserve`` is each seat's cards out of sight (hand, face-down plan and draw pile) as a
     set: who owns which card is public, only where it lies is not. ``held`` counts the hand,
     ``planned`` the face-down plan (cards are laid down in view) and ``deck_count`` the draw
-    pile. ``hand``, ``plan`` and ``deck`` are filled for the viewing seat only.
+    pile. ``hand``, ``plan`` and ``deck`` are filled for the viewing seat only. The last
+    ``step_events`` lines of ``events`` are what the latest choice set off (with everything
+    carried out automatically after it), public like the rest of the log.
     """
 
     seat: int | None
@@ -64,6 +66,7 @@ class GorusArenaObservation(Observation):
     plan: tuple[int, ...]
     deck: tuple[int, ...]
     events: tuple[str, ...]
+    step_events: int
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -97,6 +100,7 @@ class GorusArenaObservation(Observation):
             "plan": list(self.plan),
             "deck": list(self.deck),
             "events": list(self.events),
+            "step_events": self.step_events,
         }
 
 
@@ -142,5 +146,6 @@ def observe(st: GorusArenaState, seat: int | None) -> GorusArenaObservation:
         "plan": tuple(st.plan[me]) if me is not None else (),
         "deck": tuple(bits_list(st.deck[me])) if me is not None else (),
         "events": tuple(st.events[-EVENTS_SHOWN:]),
+        "step_events": min(len(st.events) - st.step_from, EVENTS_SHOWN),
     })
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, StringConstraints
 
@@ -99,6 +99,19 @@ class CrowdFavourTable:
     provisional: frozenset[int]
     source: str
 
+    def to_json(self) -> dict[str, Any]:
+        """What a page needs to print each card's CF: the values, which ranks are our choice
+        rather than the rulebook's, and whether the table replaced the shipped table (never the
+        file's path: that names a file on the host)."""
+        shipped = load_cf_table("")
+        return {
+            "by_rank": list(self.by_rank),
+            "preferred_zero": self.preferred_zero,
+            "ours": sorted(self.provisional),
+            "own_table": (self.by_rank, self.preferred_zero, self.provisional)
+            != (shipped.by_rank, shipped.preferred_zero, shipped.provisional),
+        }
+
 
 # ----------------------------------------------------------------- data file formats
 Rank = Annotated[StrictInt, Field(ge=0, le=RANKS_PER_SCHOOL - 1)]
@@ -167,7 +180,8 @@ class CfRanks(_Table):
 
 
 class ProvisionalModel(_Table):
-    """``[provisional]``: the ranks whose CF is our choice, not the rulebook's."""
+    """``[provisional]``: the ranks whose CF is our choice, not printed in the rulebook ("ours":
+    the page marks these cards so, and the docs say how we chose)."""
 
     ranks: list[Rank] = []
 

@@ -7,13 +7,15 @@ determinizes views with :mod:`.sampler`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from ...core.errors import InvalidOptions
 from ...core.game import Action, Game, State
 from ...core.rng import Rng
 from .actions import action_from_json
 from .codec import position_to_state
-from .options import GorusMaximusOptions
+from .options import MAX_PLAYERS, MIN_PLAYERS, GorusMaximusOptions, players_refusal
 from .rules import GorusMaximusState
 from .sampler import sample_state
 
@@ -27,6 +29,18 @@ class GorusMaximusGame(Game):
     Options = GorusMaximusOptions
     min_seats = 1
     max_seats = 8
+
+    def parse_options(self, values: Mapping[str, Any] | Any | None = None) -> Any:
+        """As every game, but a player count out of range is refused with the rules' reason
+        (the deck deals 10 to each of at most 8), not only the bounds the lobby also gets."""
+        try:
+            return super().parse_options(values)
+        except InvalidOptions as exc:
+            players = _whole_number(values.get("players")) if isinstance(values, Mapping) else None
+            if players is not None and not MIN_PLAYERS <= players <= MAX_PLAYERS \
+                    and str(exc).startswith("option 'players'"):
+                raise InvalidOptions(players_refusal(players)) from exc
+            raise
 
     def num_seats(self, options: GorusMaximusOptions) -> int:
         return options.players
@@ -47,6 +61,17 @@ class GorusMaximusGame(Game):
         """A determinization of a SeatView for search: the unseen cards dealt at random,
         consistent with all the seat knows (see :mod:`.sampler`)."""
         return sample_state(view, rng)
+
+
+def _whole_number(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        return None
 
 
 GAME = GorusMaximusGame()

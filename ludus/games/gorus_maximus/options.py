@@ -11,7 +11,16 @@ from ...core.errors import DataError, InvalidOptions
 from ...core.options import option
 from .cards import SCHOOL_BY_CODE, load_cf_table, setup_for
 
-__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "TEAM_PRESETS", "GorusMaximusOptions", "best_seating", "parse_teams"]
+__all__ = [
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "TEAM_PRESETS",
+    "TEAM_SUGGESTIONS",
+    "GorusMaximusOptions",
+    "best_seating",
+    "parse_teams",
+    "players_refusal",
+]
 
 MIN_PLAYERS, MAX_PLAYERS = 1, 8
 
@@ -23,6 +32,35 @@ TEAM_PRESETS: dict[int, tuple[str, ...]] = {
     7: ("2v2v2v1", "3v2v2"),
     8: ("2v2v2v2", "4v4"),
 }
+
+_COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four"}
+
+
+def _split_label(split: str) -> str:
+    """``2v2v1`` in words: "2 v 2 v 1: two teams of two and one player alone"."""
+    sizes = [int(x) for x in split.split("v")]
+    groups = []
+    for size in sorted(set(sizes), reverse=True):
+        count = sizes.count(size)
+        if size == 1:
+            groups.append("one player alone" if count == 1 else f"{_COUNT_WORDS[count]} players alone")
+        else:
+            teams = "a team" if count == 1 else f"{_COUNT_WORDS[count]} teams"
+            groups.append(f"{teams} of {_COUNT_WORDS[size]}")
+    return f"{' v '.join(map(str, sizes))}: {' and '.join(groups)}"
+
+
+TEAM_SUGGESTIONS: tuple[dict[str, object], ...] = tuple(
+    {"value": split, "label": _split_label(split), "players": players}
+    for players, splits in sorted(TEAM_PRESETS.items()) for split in splits
+)
+"""The lobby's list for ``teams``: the rulebook's splits, each for its player count."""
+
+
+def players_refusal(players: int) -> str:
+    """Why a player count is refused, in the rules' words (shared by the options check and the game)."""
+    return (f"Gorus Maximus is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}: the full deck of 80 "
+            f"gladiators deals 10 to each of at most {MAX_PLAYERS} players")
 
 
 def _adjacent_teammates(seating: tuple[int, ...]) -> list[tuple[int, int]]:
@@ -89,12 +127,14 @@ def parse_teams(spec: str, players: int) -> tuple[int, ...]:
 
 @dataclass(frozen=True)
 class GorusMaximusOptions:
-    players: int = option(4, "number of players; 1 is solo play against the contenders")
+    players: int = option(4, "number of players; 1 is solo play against the contenders",
+                          min=MIN_PLAYERS, max=MAX_PLAYERS)
     schools: str = option(
         "random",
         "for 1-4 players, which schools are in the deck: 'random' or codes such as BF,GA,PA",
     )
-    teams: str = option("", "team variant (4+ players): a split like 2v2v1 or a seating like ABACB")
+    teams: str = option("", "team variant (4+ players): a split like 2v2v1 or a seating like ABACB",
+                        suggestions=TEAM_SUGGESTIONS)
     target: int = option(3, "Crowd Support needed to win (individual and solo play)", min=1, max=20)
     team_target: int = option(0, "Crowd Support a team needs; 0 means its size plus one", min=0, max=20)
     first_dealer: int = option(-1, "seat index of the first dealer; -1 means the last seat", min=-1, max=7)
@@ -104,13 +144,15 @@ class GorusMaximusOptions:
         choices=("shared", "play-on"),
     )
     cf_table: str = option("", "path of a TOML file replacing the Crowd Favour table", host_path=True)
+    memory_aids: bool = option(
+        False,
+        "show everyone each side's Crowd Favour so far this round (the rules let players look only at "
+        "the previous bout)",
+    )
 
     def __post_init__(self) -> None:
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise InvalidOptions(
-                f"Gorus Maximus is for 1 to 8 players, not {self.players}: the full deck of 80 gladiators "
-                "deals 10 to each of at most 8 players"
-            )
+            raise InvalidOptions(players_refusal(self.players))
         self.school_indices()  # validates
         if self.teams:
             parse_teams(self.teams, self.players)

@@ -1,7 +1,10 @@
-// Gorus Maximus: your troupe by school (icon and colour), the bout, the initiating and
-// preferred schools, the previous bout, Crowd Favour and Crowd Support, round and game
-// summaries. Every card in your troupe is a button: a playable one is played, any other
-// is sent too so the server can say why it is refused.
+// Gorus Maximus: your troupe by school (icon and colour), each card with its Crowd Favour as the
+// printed cards show it, the bout, the initiating and preferred schools, the previous bout, Crowd
+// Support (and, when the table chose memory aids, each side's Crowd Favour so far), a summary of
+// each round, and a log that marks bout winners, Challenges and round breaks. Every card in your
+// troupe is a button: a playable one is played, any other is sent too so the server can say why
+// it is refused. The numbers come from the server: the observation carries the CF table THIS
+// table scores with, and the running Favour only when the table allows it.
 import { h, replaceChildren, svg } from "/static/common.js";
 
 const ICONS = {  // simple line drawings so schools differ by shape as well as colour
@@ -32,65 +35,132 @@ function parse(data, card) {
   return { code, rank: Number(card.slice(2)), school: s, label: `${s.short} ${Number(card.slice(2))}` };
 }
 
-function cardFace(data, card, extra = {}) {
-  const c = parse(data, card);
-  return h("span", { class: `card s-${c.school.colour}`, title: `${c.school.name} ${c.rank}`, "aria-label": c.label, ...extra },
-    icon(c.code), String(c.rank));
+// ---------------------------------------------------------------- Crowd Favour on the cards
+const signed = (v) => (v > 0 ? `+${v}` : v < 0 ? `−${-v}` : "0");
+
+// Where a value not printed in the rulebook comes from, for the mark's tooltip and screen readers.
+function originNote(cf) {
+  return cf.own_table
+    ? "From this table's own Crowd Favour table (the cf-table option), not the rulebook."
+    : "Not printed in the rulebook: our choice, explained on the Gorus Maximus rules page. A table may use its own Crowd Favour table (the cf-table option).";
 }
 
+// The CF a card shows, as printed cards do: only where it is not 0, the 0s with the 5 they are
+// worth if their school is preferred at the end of the round. `spoken` goes into aria-labels.
+function cardFavour(cf, rank) {
+  if (!cf) return null;
+  const ours = cf.own_table || cf.ours.includes(rank);
+  if (rank === 0) {
+    return { text: `★${cf.preferred_zero}`, kind: "cf-zero", ours,
+      spoken: `worth ${cf.preferred_zero} Crowd Favour if its school is preferred at the end of the round, else 0`,
+      title: `Worth ${cf.preferred_zero} Crowd Favour if its school is the preferred one when the round ends; otherwise 0.` };
+  }
+  const value = cf.by_rank[rank];
+  if (value === 0 && !ours) return null;
+  return { text: signed(value), kind: value > 0 ? "cf-plus" : value < 0 ? "cf-minus" : "cf-none", ours,
+    spoken: `Crowd Favour ${signed(value)}`,
+    title: `Crowd Favour ${signed(value)} when collected.` };
+}
+
+function favourBadge(cf, rank) {
+  const f = cardFavour(cf, rank);
+  if (!f) return null;
+  return h("span", { class: `cf ${f.kind}`, title: f.title, "data-cf": f.text },
+    h("span", { "aria-hidden": "true" }, f.text),
+    f.ours ? h("span", { class: "cf-ours", title: originNote(cf), "data-ours": "true" },
+      h("span", { "aria-hidden": "true" }, "*"), h("span", { class: "visually-hidden" }, ` (${originNote(cf)})`)) : null);
+}
+
+// A card in words; `withOrigin` false where the mark's own hidden text says where the value comes from.
+function spokenCard(cf, c, withOrigin = true) {
+  const f = cardFavour(cf, c.rank);
+  if (!f) return c.label;
+  return `${c.label}, ${f.spoken}${f.ours && withOrigin ? (cf.own_table ? " (this table's own value)" : " (our value, not printed in the rulebook)") : ""}`;
+}
+
+function cardFace(data, cf, card) {
+  const c = parse(data, card);
+  return h("span", { class: `card gm-card s-${c.school.colour}`, title: `${c.school.name} ${c.rank}`, "data-face": card },
+    h("span", { class: "visually-hidden" }, spokenCard(cf, c, false)),
+    h("span", { class: "face", "aria-hidden": "true" }, icon(c.code), h("span", { class: "rank" }, String(c.rank))),
+    favourBadge(cf, c.rank));
+}
+
+// ---------------------------------------------------------------- sides
 function sideName(obs, side, seatName) {
   if (obs.solo) return side === 0 ? "You" : "Contenders";
   const seats = obs.side_of_seat.map((s, i) => [s, i]).filter(([s]) => s === side).map(([, i]) => seatName(i));
   return obs.side_names.length === obs.players ? seats[0] : `${obs.side_names[side]} (${seats.join(", ")})`;
 }
 
-function crowdFavour(data, obs, side) {
-  const cf = data.cf;
-  if (!cf) return null;
-  let total = 0;
-  for (const card of obs.collected[side] || []) {
-    const c = parse(data, card);
-    total += cf.by_rank[c.rank];
-    if (c.rank === 0 && c.code === obs.preferred) total += cf.preferred_zero - cf.by_rank[0];
-  }
-  return total;
-}
+function actorName(actor, seatName) { return actor === -2 ? "The contenders" : seatName(actor); }
 
-function boutView(data, bout, seatName, label) {
+function boutView(data, obs, bout, seatName, label) {
   if (!bout.length) return h("p", { class: "muted" }, "No gladiator has entered yet.");
   return h("div", { class: "bout", role: "list", "aria-label": label }, bout.map(([actor, card], i) => {
     const challenge = i > 0 && Number(bout[i - 1][1].slice(2)) === Number(card.slice(2));
-    return h("figure", { role: "listitem" }, cardFace(data, card), h("figcaption", {}, seatName(actor)),
+    return h("figure", { role: "listitem" }, cardFace(data, obs.cf_table, card), h("figcaption", {}, actorName(actor, seatName)),
       challenge ? h("span", { class: "challenge" }, "Challenge!") : null);
   }));
 }
 
-function sidesTable(data, obs, seatName) {
-  return h("table", { class: "plain" },
-    h("caption", { class: "small muted" }, "Crowd Support (needed to win) and this round's Crowd Favour"),
-    h("thead", {}, h("tr", {}, h("th", {}, "Side"), h("th", {}, "Support"), h("th", {}, "Favour"),
-      h("th", {}, "Won"))),
+// Crowd Support per side, the gladiators each side has won this round, and only with the table's
+// memory aids each side's Crowd Favour so far (the server sends it only then).
+function sidesTable(obs, seatName) {
+  const aids = Array.isArray(obs.favour_so_far);
+  return h("table", { class: "plain", id: "sides" },
+    h("caption", { class: "small muted" }, aids
+      ? "Crowd Support (the target to win), Crowd Favour so far this round (a memory aid this table shows everyone), gladiators won this round"
+      : "Crowd Support (the target to win) and gladiators won this round"),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Side"), h("th", { scope: "col" }, "Support"),
+      aids ? h("th", { scope: "col", id: "favour-so-far" }, "Favour so far") : null,
+      h("th", { scope: "col" }, "Gladiators won"))),
     h("tbody", {}, obs.support.map((support, side) => h("tr", {},
       h("th", { scope: "row" }, sideName(obs, side, seatName)),
-      h("td", {}, `${support} / ${obs.targets[side]}`),
-      h("td", {}, crowdFavour(data, obs, side) ?? "?"),
+      h("td", {}, `${support} of ${obs.targets[side]}`),
+      aids ? h("td", { "data-favour": side }, signed(obs.favour_so_far[side])) : null,
       h("td", {}, obs.collected_counts[side])))));
 }
 
-function roundSummary(data, obs, seatName, open) {
-  const lr = obs.last_round;
-  if (!lr) return null;
-  return h("details", { class: "panel", open, id: "round-summary" },
-    h("summary", {}, `End of round ${lr.round}`),
-    h("p", {}, "Preferred school at the end: ", schoolChip(data, lr.preferred)),
-    lr.preferred_zero_side !== null ? h("p", { class: "small" }, "★ took the preferred school's 0") : null,
-    lr.no_eight ? h("p", {}, "You collected no 8: the crowd smells a fix, and the round goes to the contenders.") : null,
+// ---------------------------------------------------------------- the end of a round, in words
+function listNames(names) {
+  return names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+function roundWinners(obs, lr, seatName) {
+  return lr.support_gained.map((g, side) => [g, side]).filter(([g]) => g > 0).map(([, side]) => sideName(obs, side, seatName));
+}
+
+function roundTitle(obs, lr, seatName) {
+  const won = roundWinners(obs, lr, seatName);
+  return `Round ${lr.round}: ${listNames(won)} ${won.length === 1 && won[0] !== "You" && won[0] !== "Contenders" ? "wins" : "win"} the crowd`;
+}
+
+function roundBody(data, obs, lr, seatName) {
+  const won = roundWinners(obs, lr, seatName);
+  const best = Math.max(...lr.crowd_favour);
+  const preferred = schoolInfo(data, lr.preferred);
+  let how;
+  if (lr.no_eight) how = "You collected no 8 this round: the crowd suspects a fix, so the round goes to the contenders whatever the Favour.";
+  else if (won.length > 1) how = `${listNames(won)} tied on the most Crowd Favour (${signed(best)}); each gains 1 Crowd Support.`;
+  else how = `${won[0]} had the most Crowd Favour (${signed(best)}) and ${won[0] === "You" ? "gain" : "gains"} 1 Crowd Support.`;
+  const zeroValue = obs.cf_table ? obs.cf_table.preferred_zero : 5;
+  const zero = lr.preferred_zero_side === null ? `Nobody collected the ${preferred.short} 0.`
+    : `${sideName(obs, lr.preferred_zero_side, seatName)} collected the ${preferred.short} 0, which counts ${zeroValue} because ${preferred.short} was preferred at the end.`;
+  return h("div", { class: "round-summary", "data-round": lr.round },
+    h("p", { class: "leader" }, how),
+    h("p", {}, "Preferred school at the end: ", schoolChip(data, lr.preferred), `. ${zero}`),
     h("table", { class: "plain" },
-      h("thead", {}, h("tr", {}, h("th", {}, "Side"), h("th", {}, "Favour"), h("th", {}, "Won"), h("th", {}, "Support +"))),
-      h("tbody", {}, lr.crowd_favour.map((cf, side) => h("tr", {},
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Side"), h("th", { scope: "col" }, "Crowd Favour"),
+        h("th", { scope: "col" }, "Gladiators won"), h("th", { scope: "col" }, "Support gained"), h("th", { scope: "col" }, "Support now"))),
+      h("tbody", {}, lr.crowd_favour.map((cf, side) => h("tr", { class: lr.support_gained[side] ? "winner" : "" },
         h("th", { scope: "row" }, sideName(obs, side, seatName)),
-        h("td", {}, lr.preferred_zero_side === side ? `${cf} ★` : cf),
-        h("td", {}, lr.collected_counts[side]), h("td", {}, lr.support_gained[side]))))));
+        h("td", {}, lr.preferred_zero_side === side ? `${signed(cf)} (with the ${preferred.short} 0: ${signed(zeroValue)})` : signed(cf)),
+        h("td", {}, lr.collected_counts[side]),
+        h("td", {}, lr.support_gained[side] ? "+1" : "—"),
+        h("td", {}, `${obs.support[side]} of ${obs.targets[side]}`))))),
+    h("p", { class: "small muted" }, "Crowd Support now: ",
+      obs.support.map((s, side) => `${sideName(obs, side, seatName)} ${s} of ${obs.targets[side]}`).join(" · "), "."));
 }
 
 function markers(data, obs, seatName) {
@@ -101,20 +171,30 @@ function markers(data, obs, seatName) {
     obs.stock_size ? h("div", {}, `${obs.solo ? "Contender stack" : "Draw pile"}: ${obs.stock_size}`) : null);
 }
 
-function table(root, data, obs, seatName, hand) {
-  const fresh = obs.last_round && obs.last_round.round === obs.round - 1 && !obs.previous_bout.length && !obs.bout.length;
+function legend(obs) {
+  const cf = obs.cf_table;
+  if (!cf) return null;
+  return h("p", { class: "small muted cf-legend" },
+    "Numbers under a card are its Crowd Favour when collected; ",
+    `★${cf.preferred_zero} on a 0: worth ${cf.preferred_zero} if its school is preferred when the round ends. `,
+    "* marks a value ", cf.own_table ? "from this table's own Crowd Favour table." : "not printed in the rulebook (our choice).");
+}
+
+function table(root, data, obs, seatName, hand, openRound) {
   const prevWinner = obs.previous_winner;
   replaceChildren(root,
     h("h2", {}, "The arena"),
     markers(data, obs, seatName),
     h("h3", {}, "Bout"),
-    boutView(data, obs.bout, seatName, "Current bout"),
+    boutView(data, obs, obs.bout, seatName, "Current bout"),
     hand,
     h("details", { id: "previous-bout", open: obs.previous_bout.length > 0 },
-      h("summary", {}, prevWinner === null ? "Previous bout (none yet this round)" : `Previous bout — won by ${seatName(prevWinner)}`),
-      boutView(data, obs.previous_bout, seatName, "Previous bout")),
-    sidesTable(data, obs, seatName),
-    roundSummary(data, obs, seatName, !!fresh || obs.winners.length > 0));
+      h("summary", {}, prevWinner === null ? "Previous bout (none yet this round)" : `Previous bout — won by ${actorName(prevWinner, seatName)}`),
+      boutView(data, obs, obs.previous_bout, seatName, "Previous bout")),
+    sidesTable(obs, seatName),
+    legend(obs),
+    obs.last_round ? h("details", { class: "panel", id: "round-summary", open: openRound },
+      h("summary", {}, roundTitle(obs, obs.last_round, seatName)), roundBody(data, obs, obs.last_round, seatName)) : null);
 }
 
 function handView(data, obs, ctx) {
@@ -126,15 +206,17 @@ function handView(data, obs, ctx) {
     if (!bySchool.has(code)) bySchool.set(code, []);
     bySchool.get(code).push(card);
   }
+  const cf = obs.cf_table;
   const rows = (data.schools || []).filter((s) => bySchool.has(s.code)).map((s) => h("div", { class: "hand-row", role: "group",
     "aria-label": s.name }, schoolChip(data, s.code), bySchool.get(s.code).map((card) => {
     const c = parse(data, card);
-    if (!ctx.live) return cardFace(data, card);
+    if (!ctx.live) return cardFace(data, cf, card);
     const playable = legal.has(card);
-    return h("button", { type: "button", class: `card s-${s.colour} ${playable ? "playable" : "unplayable"}`,
-      "data-card": card, "aria-label": `${c.label}${playable ? "" : " (not playable now)"}`,
+    return h("button", { type: "button", class: `card gm-card s-${s.colour} ${playable ? "playable" : "unplayable"}`,
+      "data-card": card, "aria-label": `${spokenCard(cf, c)}${playable ? "" : " (not playable now)"}`,
       disabled: ctx.pending,
-      onclick: () => ctx.act({ play: card }), onkeydown: arrowKeys }, icon(s.code), String(c.rank));
+      onclick: () => ctx.act({ play: card }), onkeydown: arrowKeys },
+    h("span", { class: "face" }, icon(s.code), h("span", { class: "rank" }, String(c.rank))), favourBadge(cf, c.rank));
   })));
   const mine = ctx.live && ctx.view.to_move.includes(ctx.you);
   return h("section", { id: "hand", "aria-label": "Your troupe" },
@@ -158,11 +240,77 @@ function arrowKeys(event) {
 
 function cardLabel(data, code) { return parse(data, code).label; }
 
+// ---------------------------------------------------------------- the log: bouts, Challenges, rounds
+// Every card is played face up, so the log alone tells where each bout and round ends: a bout is
+// one card per seat (three in solo play: contender, you, contender), and every card of the deck
+// is played each round. Who won a bout follows the rules: the highest card of the preferred
+// school, else the highest of the initiating school; a card of the same rank as the one just
+// before it is a Challenge and makes its school preferred.
+const logNotes = { history: null, length: 0, byIndex: new Map() };
+
+function annotate(ctx) {
+  const history = ctx.history || [];
+  if (logNotes.history === history && logNotes.length === history.length) return logNotes.byIndex;
+  const obs = ctx.view.observation;
+  const boutSize = obs.solo ? 3 : obs.players;
+  const roundSize = Number((ctx.data.deck_size || {})[String(obs.players)]) || 0;
+  const byIndex = new Map();
+  let round = 0;
+  let played = 0;
+  let preferred = null;
+  let initiating = null;
+  let bout = [];
+  history.forEach(([actor, action], i) => {
+    if (!action || typeof action !== "object") return;
+    const card = action.play || action.reveal;
+    if (!card) return;
+    const who = action.reveal ? -2 : actor;
+    const code = card.slice(0, 2);
+    const rank = Number(card.slice(2));
+    const note = { marks: [] };
+    if (played === 0) {
+      round += 1;
+      preferred = null;
+      note.breakBefore = `Round ${round}`;
+    }
+    if (!bout.length) {
+      initiating = code;
+      if (preferred === null) preferred = code;
+    } else if (bout[bout.length - 1].rank === rank) {
+      const changed = code !== preferred;
+      preferred = code;
+      const school = schoolInfo(ctx.data, code);
+      const name = school ? school.name : code;
+      note.marks.push({ kind: "challenge", label: changed ? `Challenge: ${name} now preferred` : `Challenge (${name} stays preferred)` });
+    }
+    bout.push({ who, code, rank });
+    if (bout.length === boutSize) {
+      const best = (school) => bout.filter((b) => b.code === school).sort((a, b) => b.rank - a.rank)[0];
+      const winner = best(preferred) || best(initiating);
+      note.marks.push({ kind: "winner", label: `${winner.who === -2 ? "The contenders win" : `${ctx.seatName(winner.who)} wins`} the bout` });
+      bout = [];
+    }
+    played += 1;
+    if (roundSize && played === roundSize) played = 0;
+    byIndex.set(i, note);
+  });
+  logNotes.history = history;
+  logNotes.length = history.length;
+  logNotes.byIndex = byIndex;
+  return byIndex;
+}
+
+function withNotes(text, note) {
+  if (!note) return text;
+  return { text, marks: note.marks, breakBefore: note.breakBefore };
+}
+
 export default {
   board(root, ctx) {
     const obs = ctx.view.observation;
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : null;
-    table(root, ctx.data, obs, ctx.seatName, handView(ctx.data, obs, ctx));
+    // the dialog (summaries) shows a round's end when it happens; here it stays folded
+    table(root, ctx.data, obs, ctx.seatName, handView(ctx.data, obs, ctx), false);
     if (focused) {
       const again = root.querySelector(`button[data-card="${focused}"]`);
       if (again) again.focus();
@@ -174,20 +322,34 @@ export default {
     const first = root.querySelector("#hand button.playable");
     if (first && document.activeElement === document.body) first.focus();
   },
-  frame(root, obs, ctx) { table(root, ctx.data, obs, ctx.seatName, handView(ctx.data, obs, { ...ctx, live: false })); },
-  logLine([actor, action, label], ctx) {
+  frame(root, obs, ctx) {
+    const fresh = !!obs.last_round && obs.last_round.round === obs.round - 1 && !obs.previous_bout.length && !obs.bout.length;
+    table(root, ctx.data, obs, ctx.seatName, handView(ctx.data, obs, { ...ctx, live: false }), fresh || obs.winners.length > 0);
+  },
+  logLine([actor, action, label], ctx, index) {
     if (action === "hidden") return null;  // other seats' deals
-    if (action.reveal) return `Contender plays ${cardLabel(ctx.data, action.reveal)}`;
-    if (action.play) return `${ctx.seatName(actor)} plays ${cardLabel(ctx.data, action.play)}`;
+    const note = annotate(ctx).get(index);
+    if (action.reveal) return withNotes(`Contender plays ${cardLabel(ctx.data, action.reveal)}`, note);
+    if (action.play) return withNotes(`${ctx.seatName(actor)} plays ${cardLabel(ctx.data, action.play)}`, note);
     if (action.schools) return label;
     return null;  // your own deals would flood the log
+  },
+  // One summary per round end, while the game goes on; the last round is part of the game-over view.
+  summaries(ctx) {
+    const obs = ctx.view.observation;
+    const lr = obs.last_round;
+    if (!lr || ctx.view.terminal) return [];
+    return [{ id: `round-${lr.round}`, title: roundTitle(obs, lr, ctx.seatName), body: roundBody(ctx.data, obs, lr, ctx.seatName) }];
   },
   summary(root, ctx) {
     const obs = ctx.view.observation;
     const champions = obs.solo ? (obs.winners.length ? "You are the Champion of Gorus Maximus!" : "The contenders win the crowd.")
       : `Champion(s) of Gorus Maximus: ${obs.winners.map(ctx.seatName).join(", ")}`;
+    const lr = obs.last_round;
     replaceChildren(root, h("h2", {}, "Game over"), h("p", { class: "leader", id: "champions" }, champions),
-      h("p", {}, "Final Crowd Support: ", obs.support.map((s, side) => `${sideName(obs, side, ctx.seatName)} ${s}`).join(" · ")));
+      h("p", {}, "Final Crowd Support: ", obs.support.map((s, side) => `${sideName(obs, side, ctx.seatName)} ${s} of ${obs.targets[side]}`).join(" · ")),
+      lr ? h("h3", {}, `The last round (${lr.round})`) : null,
+      lr ? roundBody(ctx.data, obs, lr, ctx.seatName) : null);
     return true;
   },
 };

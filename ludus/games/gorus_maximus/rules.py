@@ -401,6 +401,14 @@ class GorusMaximusState(State[GorusMaximusOptions]):
         new.bout = list(self.bout)
         return new
 
+    def to_json(self) -> dict[str, Any]:
+        """The position JSON; ``memory-aids`` only changes what people are shown, so it is written
+        only when on, and positions written before the option existed read and write the same."""
+        out = super().to_json()
+        if not self.options.memory_aids:
+            del out["options"]["memory_aids"]
+        return out
+
     def _position(self) -> dict[str, Any]:
         from .codec import state_to_position  # the codec reads positions into this class
 

@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...core.frozen import frozen_builder
 from ...core.game import Observation
-from .cards import SCHOOLS, _bits, card_code
+from .cards import SCHOOLS, CrowdFavourTable, _bits, card, card_code
 
 if TYPE_CHECKING:
     from .rules import GorusMaximusState
 
-__all__ = ["GorusObservation", "RoundSummary", "new_observation", "observation_of"]
+__all__ = ["GorusObservation", "RoundSummary", "favour_so_far", "new_observation", "observation_of"]
 
 
 class RoundSummary(NamedTuple):
@@ -51,8 +51,11 @@ class GorusObservation(Observation):
 
     ``collected`` holds each side's won cards this round. They lie face down on the table,
     but every one was played face up in a bout, so a player with perfect memory knows
-    them; giving them here keeps bots honest about what memory allows. Clients show only
-    the previous bout, as the rules ask.
+    them; giving them here keeps bots honest about what memory allows. People see only the
+    previous bout, as the rules ask: the JSON sent to clients carries the collected cards and
+    each side's Crowd Favour so far (``favour_so_far``, with this table's CF table) only when
+    the table chose ``memory-aids``, and then to every seat alike. ``cf_table`` is the table's
+    CF table, so that a page prints on each card the value this table scores.
     """
 
     seat: int | None
@@ -79,6 +82,8 @@ class GorusObservation(Observation):
     collected: tuple[int, ...]
     last_round: RoundSummary | None
     winners: tuple[int, ...]
+    cf_table: CrowdFavourTable
+    memory_aids: bool
 
     def to_json(self) -> dict[str, Any]:
         def bout(b: tuple[tuple[int, int], ...]) -> list[list[Any]]:
@@ -107,10 +112,29 @@ class GorusObservation(Observation):
             "previous_bout": bout(self.previous_bout),
             "previous_winner": self.previous_winner,
             "collected_counts": list(self.collected_counts),
-            "collected": [[card_code(c) for c in _bits(m)] for m in self.collected],
             "last_round": None if self.last_round is None else self.last_round.to_json(),
             "winners": list(self.winners),
+            "cf_table": self.cf_table.to_json(),
+            "memory_aids": self.memory_aids,
+            **({
+                "collected": [[card_code(c) for c in _bits(m)] for m in self.collected],
+                "favour_so_far": favour_so_far(self),
+            } if self.memory_aids else {}),
         }
+
+
+def favour_so_far(obs: GorusObservation) -> list[int]:
+    """Each side's Crowd Favour if the round ended now, by the table's own CF table (the
+    preferred school's 0 counts as the table says): the memory aid some tables allow."""
+    cf = obs.cf_table
+    preferred_zero = card(obs.preferred, 0) if obs.preferred >= 0 else -1
+    totals = []
+    for mask in obs.collected:
+        total = 0
+        for c in _bits(mask):
+            total += cf.preferred_zero if c == preferred_zero else cf.by_rank[c & 15]
+        totals.append(total)
+    return totals
 
 
 new_observation = frozen_builder(GorusObservation)
@@ -145,4 +169,6 @@ def observation_of(state: GorusMaximusState, seat: int | None) -> GorusObservati
         "collected": tuple(state.collected),
         "last_round": state.last_round,
         "winners": tuple(state.winners()),
+        "cf_table": state.cf,
+        "memory_aids": state.options.memory_aids,
     })

@@ -32,6 +32,59 @@ function listedNumbers(info) {
   return Array.from({ length: info.max - info.min + 1 }, (_, i) => info.min + i);
 }
 
+// Open-ended options with suggestions (fighter types, team splits) get a list of the suggested
+// values, fitted to the player count when an entry says which it is for, plus "Other…", which
+// shows a text box: suggestions restrict nothing (card-set files can add fighters, say).
+const OTHER = "\u2026other";  // the value of the "Other…" entry (no real value starts with "…")
+
+function playerCount() {
+  const input = document.querySelector('#options [data-option="players"]');
+  if (!input || input.value === "") return null;
+  const n = Number(input.value);
+  return Number.isInteger(n) ? n : null;
+}
+
+function fittingSuggestions(info) {
+  const players = playerCount();
+  return info.suggestions.filter((s) => s.players === undefined || s.players === null || players === null
+    || s.players === players);
+}
+
+function fillSuggestions(select, info, wanted) {
+  const fitting = fittingSuggestions(info);
+  const dflt = String(info.default);
+  const entries = [];
+  if (!fitting.some((s) => String(s.value) === dflt)) {
+    entries.push(h("option", { value: dflt }, dflt === "" ? "none (default)" : `${dflt} (default)`));
+  }
+  for (const s of fitting) {
+    const value = String(s.value);
+    entries.push(h("option", { value, "data-suggestion": value }, `${s.label}${value === dflt ? " (default)" : ""}`));
+  }
+  entries.push(h("option", { value: OTHER }, "Other…"));
+  replaceChildren(select, entries);
+  // a suggestion that no longer fits the player count goes back to the default; a value of the
+  // player's own stays, in the text box
+  const known = info.suggestions.some((s) => String(s.value) === wanted);
+  const listed = [...select.options].some((o) => o.value === wanted && o.value !== OTHER);
+  const other = $(`${select.id}-other`);
+  if (listed) select.value = wanted;
+  else if (known) select.value = dflt;
+  else { select.value = OTHER; if (other) other.value = wanted; }
+  if (other) other.classList.toggle("hidden", select.value !== OTHER);
+}
+
+function refillSuggestions() {
+  for (const select of document.querySelectorAll("#options select[data-suggest]")) {
+    const info = current.options.find((o) => o.name === select.dataset.option);
+    if (info) fillSuggestions(select, info, suggestionValue(select));
+  }
+}
+
+function suggestionValue(select) {
+  return select.value === OTHER ? $(`${select.id}-other`).value.trim() : select.value;
+}
+
 function optionRow(info) {
   const id = `opt-${info.name}`;
   const helpId = `${id}-help`;
@@ -45,6 +98,18 @@ function optionRow(info) {
   } else if (info.choices || numbers) {
     input = h("select", { ...common, "data-kind": info.kind },
       (info.choices || numbers).map((c) => h("option", { value: c, selected: c === info.default }, String(c))));
+  } else if (info.suggestions && info.suggestions.length) {
+    input = h("select", { ...common, "data-kind": info.kind, "data-suggest": "" });
+    const other = h("input", { id: `${id}-other`, class: "opt-other hidden", "data-other-for": info.name,
+      "aria-label": `${flag(info.name)}: your own value`, "aria-describedby": `${helpId} ${errorId}`, autocomplete: "off",
+      placeholder: "type a value" });
+    const row = h("div", { class: "opt", "data-opt-row": info.name },
+      h("label", { for: id, class: "opt-name" }, flag(info.name)),
+      h("span", { class: "opt-control opt-suggest" }, input, other),
+      h("span", { id: helpId, class: "opt-help" }, info.help),
+      h("span", { id: errorId, class: "opt-error" }));
+    fillSuggestions(input, info, String(info.default));
+    return row;
   } else if (info.kind === "int") {
     input = h("input", { ...common, type: "number", value: info.default, min: info.min, max: info.max, step: 1,
       "data-kind": "int", inputmode: "numeric" });
@@ -67,7 +132,14 @@ function readOptions(errors = {}) {
     const info = current.options.find((o) => o.name === input.dataset.option);
     if (!info) continue;  // a control of the previous game, being removed (Chromium fires its change then)
     let value;
-    if (input.dataset.kind === "bool") value = input.checked;
+    if (input.dataset.suggest !== undefined) {
+      value = suggestionValue(input);
+      if (info.kind === "int") {
+        const n = Number(value);
+        if (value === "" || !Number.isInteger(n)) { errors[info.name] = "Enter a whole number."; continue; }
+        value = n;
+      }
+    } else if (input.dataset.kind === "bool") value = input.checked;
     else if (input.dataset.kind === "int") {
       if (input.validity && input.validity.badInput) { errors[info.name] = "Enter a whole number."; continue; }
       if (input.value.trim() === "") value = info.default;
@@ -244,6 +316,7 @@ function selectGame(name) {
     h("p", { id: "options-problem", class: "opt-problem", role: "alert" }),
     first ? optionRow(first) : h("p", { class: "muted small" }, "This game has no options."),
     rest.length ? h("details", {}, h("summary", {}, `More options (${rest.length})`), rest.map(optionRow)) : null);
+  refillSuggestions();  // now that the player count is on the page
   requestSeats();
 }
 
@@ -270,9 +343,16 @@ async function loadTables() {
 }
 
 function optionEdited(event, delay) {
-  const target = event.target.closest("[data-option]");
+  let target = event.target.closest("[data-option]");
+  if (!target && event.target.dataset && event.target.dataset.otherFor) target = $(`opt-${event.target.dataset.otherFor}`);
   if (!target || !current || !current.options.some((o) => o.name === target.dataset.option)) return;
   lastChanged = target.dataset.option;
+  if (target === event.target && target.dataset.suggest !== undefined) {  // "Other…" shows its text box
+    const other = $(`${target.id}-other`);
+    other.classList.toggle("hidden", target.value !== OTHER);
+    if (target.value === OTHER && event.type === "change") other.focus();
+  }
+  if (target.dataset.option === "players") refillSuggestions();  // suggestions for a player count follow it
   clearTimeout(refreshTimer);
   if (delay) refreshTimer = setTimeout(requestSeats, delay);  // typing: ask once it pauses
   else requestSeats();

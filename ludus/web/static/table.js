@@ -7,7 +7,15 @@ const $ = (id) => document.getElementById(id);
 const code = decodeURIComponent(location.pathname.split("/")[2] || "").toUpperCase();
 const page = { info: null, view: null, history: [], mod: null, data: {}, ws: null, pending: null, nextId: 1,
   retry: 0, watching: false, clockTimer: null, clockAt: 0, lastTurnMoves: -1, pendingMoves: null,
-  summaries: new Map(), openSummary: null, overKey: null, boardKey: null };
+  summaries: new Map(), openSummary: null, overKey: null, boardKey: null,
+  autoKey: null, autoTimer: null, autoSkip: null, pendingAuto: false };
+
+// Forced moves: when the seat's only legal move is "pass-like" (no attack, no defence, a pass),
+// the page plays it by itself after a short visible pause, unless the player turned the switch
+// off. A page module may export passLike(move, ctx) -> bool; the default reads the label.
+const AUTO_DELAY_MS = 600;
+const AUTO_SWITCH_KEY = "ludus-auto-forced";
+const defaultPassLike = (move) => /^(no |pass\b)/i.test(String(move.label || ""));
 
 function notice(text, kind) {
   const box = $("notice");
@@ -49,6 +57,11 @@ async function start() {
   $("rematch").addEventListener("click", rematch);
   $("leave").addEventListener("click", leave);
   $("summary-dialog").addEventListener("close", summaryClosed);
+  $("auto-forced").checked = autoForcedOn();
+  $("auto-forced").addEventListener("change", () => {
+    try { localStorage.setItem(AUTO_SWITCH_KEY, $("auto-forced").checked ? "on" : "off"); } catch (_) { /* private mode */ }
+    if (page.view) { page.autoKey = null; draw(); }
+  });
   const free = page.info.seats.filter((s) => s.kind === "human" && !s.taken);
   if (page.info.you === null && page.info.status === "open" && free.length) showJoin(free);
   else connect();
@@ -101,11 +114,14 @@ function send(msg) {
   return true;
 }
 
-function act(action) {
+function act(action, auto = false) {
   if (page.pending !== null) return;
   const id = page.nextId++;
-  if (send({ type: "act", action, moves: page.view.moves, id })) {
+  const msg = { type: "act", action, moves: page.view.moves, id };
+  if (auto) msg.auto = true;
+  if (send(msg)) {
     page.pending = id;
+    page.pendingAuto = auto;
     page.pendingMoves = page.view.moves;
     notice("");
     draw();
@@ -126,7 +142,10 @@ function receive(msg) {
     // redraw now: no other view may follow (e.g. the same seat moves again and nothing else changes).
     if (msg.id === page.pending && page.view && page.view.moves !== page.pendingMoves) { page.pending = null; draw(); }
   } else if (msg.type === "error") {
-    if (msg.id === page.pending) page.pending = null;
+    if (msg.id === page.pending) {
+      if (page.pendingAuto) page.autoSkip = page.autoKey;  // refused: leave this move to the player
+      page.pending = null;
+    }
     notice(msg.message, "error");
     if (page.view) draw();
   }
@@ -203,12 +222,51 @@ function draw() {
     page.lastTurnMoves = view.moves;
     if (page.mod.focusMoves) page.mod.focusMoves($("board"));
   }
+  autoPlay(context);
   if (!page.clockTimer && Object.keys(view.clock || {}).length) {
     page.clockTimer = setInterval(() => {
       if (!page.view || !Object.keys(page.view.clock || {}).length) { clearInterval(page.clockTimer); page.clockTimer = null; return; }
       renderSeats(page.view.table, page.view, page.view.to_move);
     }, 1000);
   }
+}
+
+// ---------------------------------------------------------------- forced moves
+function autoForcedOn() {
+  try { return localStorage.getItem(AUTO_SWITCH_KEY) !== "off"; } catch (_) { return true; }
+}
+
+function forcedMove(context) {
+  const view = context.view;
+  if (view.you === null || view.terminal || view.legal.length !== 1 || !view.to_move.includes(view.you)) return null;
+  const move = view.legal[0];
+  let pass = false;
+  try { pass = !!(page.mod.passLike || defaultPassLike)(move, context); } catch (err) { console.error(err); }
+  return pass ? move : null;
+}
+
+// Plays the forced move after AUTO_DELAY_MS, saying so meanwhile; anything that changes the turn
+// (a new view, the switch, a move played by hand) cancels the countdown.
+function autoPlay(context) {
+  const view = context.view;
+  const seated = view.you !== null && !view.terminal && view.table.status !== "finished";
+  $("auto-row").classList.toggle("hidden", !seated);
+  const move = page.pending === null && autoForcedOn() ? forcedMove(context) : null;
+  const key = move ? JSON.stringify([view.moves, move.action]) : null;
+  // "Played … for you" stays until the player's next decision of their own; then it would mislead
+  if (!move && page.pending === null && view.legal.length) $("auto-note").textContent = "";
+  if (key === page.autoKey) return;
+  clearTimeout(page.autoTimer);
+  page.autoTimer = null;
+  page.autoKey = key;
+  if (!move || key === page.autoSkip) return;
+  $("auto-note").textContent = `Your only move is “${move.label}”: playing it for you…`;
+  page.autoTimer = setTimeout(() => {
+    page.autoTimer = null;
+    if (page.autoKey !== key || page.pending !== null || !autoForcedOn()) return;
+    $("auto-note").textContent = `Played your only move for you: “${move.label}”.`;
+    act(move.action, true);
+  }, AUTO_DELAY_MS);
 }
 
 function genericMoves(root, context) {
@@ -224,6 +282,12 @@ function genericMoves(root, context) {
 // Moves are numbered as the players saw them: each player's (or the contender's) move takes the
 // next number; chance steps (deals, draws) are shown unnumbered when visible and not at all when
 // hidden. Each summary (end of a round, a day, the game) gets a line with a button to reopen it.
+//
+// A page module's logLine(entry, ctx, index) returns what to show for one history entry
+// [actor, action, label, extra?]: null (nothing), a string, a DOM node, or an object
+// { text, marks: [{ kind, label }], breakBefore } where `marks` are short tags after the line
+// (kind "winner", "challenge", "round", ... for styling and tests: li [data-mark=kind]) and
+// `breakBefore` a heading line ("Round 2", "Day 3") shown before it, unnumbered.
 function drawLog(context) {
   const log = $("log");
   const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 24;
@@ -241,18 +305,37 @@ function drawLog(context) {
         "aria-label": `Show the summary: ${s.title}`, onclick: () => openSummary(s.id) }, "Show summary"))));
   lines.push(...summaryLines(-1));
   page.history.forEach((entry, i) => {
-    let line = page.mod.logLine ? page.mod.logLine(entry, context) : defaultLogLine(entry);
+    let line = page.mod.logLine ? page.mod.logLine(entry, context, i) : defaultLogLine(entry);
+    let marks = [];
+    if (line && typeof line === "object" && !(line instanceof Node) && !Array.isArray(line)) {
+      if (line.breakBefore) {
+        lines.push(h("li", { class: "break", value: Math.max(moves, 1), "data-break": line.breakBefore },
+          h("span", { class: "n", "aria-hidden": "true" }, ""), h("span", { class: "text" }, withNames(line.breakBefore))));
+      }
+      marks = line.marks || [];
+      line = line.text;
+    }
     if (line !== null && line !== undefined && line !== "") {
       if (typeof line === "string") line = withNames(line);
       const numbered = entry[0] !== -1;
       if (numbered) moves += 1;
+      const auto = entry[3] && entry[3].auto;
       lines.push(h("li", { class: numbered ? "move" : "note", value: Math.max(moves, 1), "data-entry": i },
         h("span", { class: "n", "aria-hidden": numbered ? null : "true" }, numbered ? `${moves}.` : "·"),
-        h("span", { class: "text" }, line)));
+        h("span", { class: "text" }, line,
+          auto ? h("span", { class: "log-mark auto", "data-mark": "auto" }, "played automatically (forced)") : null,
+          marks.map((m) => h("span", { class: `log-mark ${m.kind || ""}`, "data-mark": m.kind || "note" }, withNames(m.label))))));
     }
     lines.push(...summaryLines(i));
   });
+  // A "Show summary" button that had the keyboard focus keeps it across the redraw.
+  const focused = document.activeElement && log.contains(document.activeElement) && document.activeElement.dataset
+    ? document.activeElement.dataset.summary : undefined;
   replaceChildren(log, lines.slice(-300));
+  if (focused !== undefined) {
+    const again = log.querySelector(`button[data-summary="${CSS.escape(focused)}"]`);
+    if (again) again.focus({ preventScroll: true });
+  }
   log.dataset.entries = String(page.history.length);  // every entry received, shown or not
   log.dataset.moves = String(moves);
   if (atBottom) log.scrollTop = log.scrollHeight;
@@ -285,12 +368,17 @@ function collectSummaries(context) {
   }
   if (context.view.terminal) list = list.concat([{ id: "game-over", title: "Game over: final standings" }]);
   const seen = dismissed();
+  const fresh = [];
   for (const s of list) {
     const known = page.summaries.get(s.id);
     if (known) { known.title = s.title; known.body = s.body; continue; }
     page.summaries.set(s.id, { id: s.id, title: s.title, body: s.body, at: page.history.length - 1 });
-    if (!seen.has(s.id) && page.openSummary === null) openSummary(s.id);
+    if (!seen.has(s.id)) fresh.push(s.id);
   }
+  // A page opened late (a reload, a spectator arriving, a game over) gets several at once: only the
+  // newest opens, the older ones wait in the log. One that comes while another is open opens next.
+  fresh.slice(0, -1).forEach(dismiss);
+  if (fresh.length && page.openSummary === null) openSummary(fresh[fresh.length - 1]);
   if (page.openSummary !== null && page.openSummary !== "game-over") fillSummary(page.summaries.get(page.openSummary));
 }
 
@@ -329,6 +417,8 @@ function summaryClosed() {
   dismiss(id);
   $("summary-home").append($("summary"));  // the game-over view goes back into the page
   replaceChildren($("summary-dialog-body"));
+  const waiting = [...page.summaries.keys()].reverse().find((other) => !dismissed().has(other));
+  if (waiting) { openSummary(waiting); return; }
   const again = document.querySelector(`#log button[data-summary="${id}"]`);
   if (again && again.offsetParent !== null) again.focus();
 }

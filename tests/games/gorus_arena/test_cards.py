@@ -120,6 +120,13 @@ NEW_CASES = [
     ('name = "Slave"', 'name = 3', 4, r"gladiator 1: name: Input should be a valid string"),
     ('name = "Slave"', 'note = ["a", "b"]', 4, r"gladiator 1: note: Input should be a valid string"),
     ('[[action]]', '[action]', 21, r"action: Input should be a valid list"),
+    # which values the source text gives (the page marks every other one as ours)
+    ('name = "Slave"', 'name = "Slave"\nprinted = ["colour"]', 5,
+     r"gladiator 1: printed 1: Input should be 'name', 'cost', 'defence', 'points', 'strength' or 'actions'"),
+    ('name = "Slave"', 'name = "Slave"\nprinted = ["name", "name"]', 5,
+     r"gladiator 1 \('slave'\): printed: a field is listed twice"),
+    ('cost = 1', 'cost = 1\nprinted = ["defence"]', 25,
+     r"action 1 \('sword'\): printed: an action card has no defence or points"),
 ]
 
 
@@ -129,6 +136,16 @@ def test_a_malformed_list_names_the_file_the_line_and_the_problem(old, new, line
     message = refused(SMALL.replace(old, new, 1))
     assert message.startswith((f"my-cards.toml, line {line}: ", f"my-cards.toml, line {line}, column ")), message
     assert re.search(problem, message), message
+
+
+def test_only_the_values_the_source_text_gives_are_marked_printed():
+    """The text names three cards and gives two numbers: the Tired Fighter's defence of 2 and
+    the Professional Gladiator's cost of 3; every other value is the project's (shown as ours)."""
+    printed = {k.key: k.printed for k in KINDS if k.printed}
+    assert printed == {"tired-fighter": ("name", "defence"), "slave": ("name",), "professional": ("name", "cost")}
+    by_key = {k.key: k for k in KINDS}
+    assert by_key["tired-fighter"].defence == 2 and by_key["professional"].cost == 3
+    assert parse_catalogue(SMALL)[0].printed == ()  # left out: nothing comes from the text
 
 
 def test_a_list_without_any_gladiator_names_the_first_line():

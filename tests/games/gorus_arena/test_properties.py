@@ -178,6 +178,9 @@ def test_observations_show_only_the_own_hand_and_plan(opts, seed):
         outsider = state.observation(state.n)  # an out-of-range seat sees as a spectator does
         assert same_as_constructed(outsider)
         assert outsider.hand == outsider.plan == outsider.deck == ()
+        # the latest choice's log lines are public: the same count for every viewer, within the log
+        steps = {state.observation(v).step_events for v in [None, *range(state.n)]}
+        assert len(steps) == 1 and 0 <= spectator.step_events <= len(spectator.events)
         for viewer in [None, *range(state.n)]:
             for _i, (actor, action) in enumerate(state.visible_history(viewer)):
                 if actor == CHANCE and action != HIDDEN:

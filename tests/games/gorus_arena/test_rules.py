@@ -557,3 +557,37 @@ def test_most_points_wins_and_ties_go_to_more_coins_or_are_shared():
 def test_basics_belong_to_their_seat():
     assert basics_of(0) & basics_of(1) == 0
     assert all(CARD[c].basic for c in bits_list(basics_of(4)))
+
+
+# ----------------------------------------------------------------- what the pages are told
+def test_the_latest_step_is_what_the_last_choice_set_off():
+    """``step_events`` counts the log lines since the latest choice: the reveal the last
+    placement caused, then an attack with what followed it automatically; a position keeps it."""
+    state = table({0: ["dimachaerus", "slave"], 1: ["secutor", "tired-fighter"]}, coins={1: 0})
+    plan(state, 0, "dimachaerus")
+    obs = state.observation(1)
+    assert obs.events[-obs.step_events:] == ("— Round 1 of 6: Seat 1 starts —",)  # a placement starts no step
+    plan(state, 1, "secutor")  # the last placement turns every plan over
+    obs = state.observation(1)
+    step = obs.events[-obs.step_events:]
+    assert step[0] == "Seat 1 reveals: Dimachaerus (attack 5), Slave (recruit 1)"
+    assert step[-1] == "Auction 1: Seat 1 wins with strength 5"
+    before = len(state.events)
+    state.apply(ATTACK[card_of(state, 1, "secutor")], 0)
+    obs = state.observation(None)
+    assert obs.step_events == len(state.events) - before > 1
+    assert obs.events[-obs.step_events].startswith("Seat 1's Dimachaerus (strength 5) attacks Seat 2's Secutor")
+
+
+def test_a_position_keeps_the_latest_step():
+    state = GAME.new_initial_state({"players": 3}, seed=7)
+    while state.phase != "exec" or state.pending is None:  # up to the reveal's first choice
+        seat = state.current_seats()[0]
+        state.apply(state.legal_actions(seat)[0], seat)
+    state.apply(PASS, state.current_seats()[0])
+    assert state.observation(0).step_events > 0
+    again = GAME.state_from_json(state.to_json())
+    assert again.observation(0) == state.observation(0)
+    older = state.to_json()
+    del older["state"]["step"]  # a position saved before the field: nothing counts as latest
+    assert GAME.state_from_json(older).observation(0).step_events == 0
