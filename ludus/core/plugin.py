@@ -181,6 +181,9 @@ class GamePlugin:
     """File name, inside the package, of a stylesheet for the page (beside the shared components)."""
     terminal: str | None = None
     """Reference to a ``ludus.core.terminal.TerminalAdapter`` instance for ``ludus play``."""
+    how_to_play: str | None = None
+    """Path, inside the package, of the game's rules for players (Markdown, e.g. ``data/how-to-play.md``):
+    what ``ludus rules`` and the browser's rules panel show."""
     order: int = 100
     """Where the game comes in lists (lower first, then by name)."""
 
@@ -199,6 +202,10 @@ class GamePlugin:
             if value is not None and (not isinstance(value, str) or "/" in value or "\\" in value
                                       or value.startswith(".") or not value.endswith(suffix)):
                 raise PluginError(f"game {self.name!r}: {part} must be a {suffix} file name in its package")
+        rules = self.how_to_play
+        if rules is not None and (not isinstance(rules, str) or "\\" in rules or not rules.endswith(".md")
+                                  or any(step in ("", ".", "..") for step in rules.split("/"))):
+            raise PluginError(f"game {self.name!r}: how_to_play must be a .md file path inside its package")
 
     def load(self, part: str) -> Any:
         """The object behind one reference (``"game"`` or one of the optional parts), or None if absent."""
@@ -220,10 +227,14 @@ class GamePlugin:
         """The page stylesheet, read from the package's own files."""
         return self._package_text(self.page_style)
 
+    def how_to_play_text(self) -> str | None:
+        """The rules for players (Markdown), read from the package's own files; None if it has none."""
+        return self._package_text(self.how_to_play)
+
     def _package_text(self, name: str | None) -> str | None:
         if name is None:
             return None
-        ref = importlib.resources.files(self.package).joinpath(name)
+        ref = importlib.resources.files(self.package).joinpath(*name.split("/"))
         if not ref.is_file():
             raise PluginError(f"game {self.name!r}: {name!r} is missing from {self.package}")
         return ref.read_text(encoding="utf-8")

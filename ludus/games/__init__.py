@@ -18,7 +18,7 @@ from ..core.errors import LudusError
 from ..core.game import Game
 from ..core.plugin import ENTRY_POINT_GROUP, GamePlugin, PluginError
 
-__all__ = ["UnknownGame", "game_names", "get_game", "get_plugin", "plugins", "reload_plugins"]
+__all__ = ["UnknownGame", "game_names", "get_game", "get_plugin", "how_to_play", "plugins", "reload_plugins"]
 
 log = logging.getLogger("ludus.games")
 
@@ -122,3 +122,15 @@ def _game(name: str) -> Game:
 
 def get_game(name: str) -> Game:
     return _game(name)
+
+
+def how_to_play(name: str) -> str:
+    """The game's rules for players (Markdown), as its package ships them."""
+    plugin = get_plugin(name)
+    try:
+        text = plugin.how_to_play_text()
+    except PluginError as exc:
+        raise UnknownGame(f"the rules of {name!r} cannot be read ({exc})") from exc
+    if text is None:
+        raise UnknownGame(f"game {name!r} has no rules text (its plugin names no how_to_play file)")
+    return text

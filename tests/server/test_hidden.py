@@ -6,6 +6,8 @@ import json
 import logging
 import re
 
+import pytest
+
 from ludus.core import records
 from ludus.games import get_game
 
@@ -28,9 +30,13 @@ def hands_at(record, plies: set[int]) -> dict[int, list[set[str]]]:
     return out
 
 
-def test_seat_and_spectator_messages_hold_no_hidden_card(player, server, caplog):
+@pytest.mark.parametrize("memory_aids", [False, True], ids=["plain", "memory-aids"])
+def test_seat_and_spectator_messages_hold_no_hidden_card(player, server, caplog, memory_aids):
+    """With memory aids the views also carry each side's won cards and Favour so far: still no card
+    another seat holds (won cards were all played face up)."""
     caplog.set_level(logging.DEBUG)
-    code = gm_table(player, ["human", "bot", "bot", "bot"], options={"target": 2})["code"]
+    options = {"target": 2, "memory_aids": True} if memory_aids else {"target": 2}
+    code = gm_table(player, ["human", "bot", "bot", "bot"], options=options)["code"]
     watcher = Player(server)
     spec = watcher.ws(code)
     ws = player.ws(code)
@@ -49,6 +55,8 @@ def test_seat_and_spectator_messages_hold_no_hidden_card(player, server, caplog)
             if not msg["terminal"]:
                 tokens = set(re.findall(r'"([A-Z]{2}\d{1,2})"', body))
                 assert not tokens & hidden, (who, msg["ply"], tokens & hidden)
+            assert ("favour_so_far" in msg["observation"]) == memory_aids
+            assert ("collected" in msg["observation"]) == memory_aids
             if who == 0:
                 assert set(msg["observation"]["hand"]) == hands[msg["ply"]][0]
             else:

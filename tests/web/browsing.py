@@ -21,3 +21,13 @@ CREATE_JS = """async (body) => {
   if (!r.ok) throw new Error(data.error);
   return data.code;
 }"""
+
+# Dismiss an open round or day summary so that play goes on; returns whether it did. The game-over
+# dialog (the one holding #summary) is left open, in one step inside the page: checking "is the
+# game over?" first and closing afterwards would race the view that ends the game.
+CLOSE_ROUND_SUMMARY_JS = """() => {
+  const d = document.getElementById('summary-dialog');
+  if (!d || !d.open || d.querySelector('#summary')) return false;
+  document.getElementById('summary-close').click();
+  return true;
+}"""

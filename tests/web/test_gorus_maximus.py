@@ -17,13 +17,7 @@ from ludus.core import records
 from ludus.games import get_game
 from ludus.server.db import ActionRow, make_engine
 
-from .browsing import CREATE_JS, DESKTOP, LAST_ENTRY, NOTICE, PHONE
-
-CLOSE_SUMMARY_JS = """() => {
-  const d = document.getElementById('summary-dialog');
-  if (d && d.open) { document.getElementById('summary-close').click(); return true; }
-  return false;
-}"""
+from .browsing import CLOSE_ROUND_SUMMARY_JS, CREATE_JS, DESKTOP, LAST_ENTRY, NOTICE, PHONE
 
 STATE_JS = """() => {
   const s = document.getElementById('summary');
@@ -88,8 +82,7 @@ def test_two_browsers_two_bots_refresh_crash_and_finish(live, browser, shots, tm
     while time.time() < deadline:
         progressed = False
         for who, page in (("ann", ann), ("bob", bob)):
-            if not page.evaluate(STATE_JS)["over"]:
-                page.evaluate(CLOSE_SUMMARY_JS)  # a round's summary waits to be dismissed; this test looks elsewhere
+            page.evaluate(CLOSE_ROUND_SUMMARY_JS)  # a round's summary waits to be dismissed; this test looks elsewhere
             st = page.evaluate(STATE_JS)
             if not st["playable"]:
                 continue
@@ -377,7 +370,7 @@ def test_memory_aids_show_everyone_the_favour_the_server_computed(live, browser,
         obs = views[-1]["observation"] if views else None
         if obs and sum(obs["collected_counts"]) >= 12 and page.inner_text("#status") != "Your turn.":
             break
-        page.evaluate(CLOSE_SUMMARY_JS)
+        page.evaluate(CLOSE_ROUND_SUMMARY_JS)
         playable = page.locator("#hand button.card.playable:enabled")
         if page.inner_text("#status") == "Your turn." and playable.count():
             logged = page.evaluate(f"() => {LAST_ENTRY}")

@@ -11,6 +11,8 @@ import time
 
 import httpx
 
+from .browsing import CLOSE_ROUND_SUMMARY_JS
+
 LOG_ENTRIES = "Number(document.getElementById('log').dataset.entries || 0)"
 STATUS = "document.getElementById('status').textContent"
 
@@ -37,8 +39,7 @@ def play_to_the_end(page, limit: float = 150) -> int:
         status = page.evaluate(f"() => {STATUS}")
         if status == "The game is over.":
             return clicks
-        if page.evaluate("() => document.getElementById('summary-dialog').open"):
-            page.click("#summary-close")  # a round's summary: Tess reads it and plays on
+        if page.evaluate(CLOSE_ROUND_SUMMARY_JS):  # a round's summary: Tess reads it and plays on
             continue
         moves = page.locator("#hand button.card.playable:enabled, #moves button.move:enabled")
         if status == "Your turn." and moves.count():

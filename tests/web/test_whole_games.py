@@ -8,7 +8,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from ludus.games import game_names
 
-from .browsing import LAST_ENTRY  # every log entry received, shown or not
+from .browsing import CLOSE_ROUND_SUMMARY_JS, LAST_ENTRY  # every log entry received, shown or not
 
 
 def test_every_game_plays_to_the_end_in_the_browser(live, browser, shots):
@@ -31,8 +31,7 @@ def test_every_game_plays_to_the_end_in_the_browser(live, browser, shots):
             status = page.evaluate("() => document.getElementById('status').textContent")
             if status == "The game is over.":
                 break
-            if page.evaluate("() => document.getElementById('summary-dialog').open"):
-                page.click("#summary-close")  # a round's summary: read, and play on
+            if page.evaluate(CLOSE_ROUND_SUMMARY_JS):  # a round's summary: read, and play on
                 continue
             # only enabled moves: while a move is on its way the page disables them, and a click on
             # a disabled button would wait for it (the flaky timeout after a Gladius click)

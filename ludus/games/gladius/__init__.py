@@ -25,5 +25,6 @@ PLUGIN = GamePlugin(
     page_script="page.js",
     page_style="page.css",
     terminal=".terminal:ADAPTER",
+    how_to_play="data/how-to-play.md",
     order=2,
 )

@@ -1,0 +1,29 @@
+"""``ludus rules GAME``: the game's rules for players, as the browser's Rules panel shows them."""
+
+from __future__ import annotations
+
+import argparse
+
+from rich.console import Console
+
+__all__ = ["add_command", "cmd_rules"]
+
+
+def add_command(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("rules", help="how to play a game: its rules in plain words, and Ludus's own choices")
+    p.add_argument("game", metavar="GAME", help="the game, as 'ludus games' lists it")
+    p.add_argument("--plain", action="store_true", help="print the Markdown text as it is (for a file or a pager)")
+    p.set_defaults(run=cmd_rules)
+
+
+def cmd_rules(args: argparse.Namespace, console: Console) -> int:
+    from rich.markdown import Markdown
+
+    from ..games import how_to_play
+
+    text = how_to_play(args.game)  # an unknown game or a game without a text: a LudusError, said plainly
+    if args.plain or not console.is_terminal:
+        console.file.write(text if text.endswith("\n") else text + "\n")
+    else:
+        console.print(Markdown(text))
+    return 0
