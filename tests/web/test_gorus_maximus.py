@@ -300,12 +300,12 @@ def test_a_whole_game_shows_cf_on_cards_round_summaries_and_log_marks(live, brow
                 assert "our choice" in c["ours"]["hidden"]
                 assert "rulebook" in c["label"]
                 ours_notes.add(c["card"][2:])
-        status = page.inner_text("#status")
-        dialog_open = page.evaluate("() => document.getElementById('summary-dialog').open")
+        # the status and the dialog read in one step: the game may end between two separate reads
+        status, title = page.evaluate("""() => { const d = document.getElementById('summary-dialog');
+          return [document.getElementById('status').textContent, d.open ? d.getAttribute('aria-label') : null]; }""")
         if status == "The game is over.":
             break
-        if dialog_open:
-            title = page.get_attribute("#summary-dialog", "aria-label")
+        if title is not None:
             assert title.startswith("Round ") and "the crowd" in title, title
             body = page.inner_text("#summary-dialog-body")
             assert "Crowd Favour" in body and "Crowd Support now" in body and " of 2" in body
