@@ -192,6 +192,17 @@ SHOW_MARKED_JS = """() => {
 }"""
 
 
+def play_first_of_a_choice(page) -> None:
+    """Ann clicks her first move when she has a choice (a forced move is left to the page), else waits a moment."""
+    buttons = page.locator("#moves button.move:enabled")
+    if buttons.count() > 1:
+        logged = page.evaluate(LAST_ENTRY)
+        buttons.first.click()
+        page.wait_for_function(f"() => {LAST_ENTRY} > {logged}", timeout=15_000)
+    else:
+        page.wait_for_timeout(30)
+
+
 def test_forced_moves_are_played_for_the_player_and_marked_unless_the_switch_is_off(live, browser, shots):
     ctx = browser.new_context(viewport=DESKTOP)
     page = ctx.new_page()
@@ -213,13 +224,7 @@ def test_forced_moves_are_played_for_the_player_and_marked_unless_the_switch_is_
         note = page.inner_text("#auto-note")
         if "Your only move is" in note:
             note_seen = note
-        buttons = page.locator("#moves button.move:enabled")
-        if buttons.count() > 1:
-            logged = page.evaluate(LAST_ENTRY)
-            buttons.first.click()
-            page.wait_for_function(f"() => {LAST_ENTRY} > {logged}", timeout=15_000)
-        else:
-            page.wait_for_timeout(30)
+        play_first_of_a_choice(page)
         assert not page.evaluate(STATE_JS)["over"], "the game ended before a forced No attack"
     else:
         raise AssertionError("no forced No attack was played automatically")
@@ -248,13 +253,7 @@ def test_forced_moves_are_played_for_the_player_and_marked_unless_the_switch_is_
         forced = page.evaluate(FORCED_JS)
         if forced:
             break
-        buttons = page.locator("#moves button.move:enabled")
-        if buttons.count() > 1:
-            logged = page.evaluate(LAST_ENTRY)
-            buttons.first.click()
-            page.wait_for_function(f"() => {LAST_ENTRY} > {logged}", timeout=15_000)
-        else:
-            page.wait_for_timeout(30)
+        play_first_of_a_choice(page)
     else:
         raise AssertionError("no forced move came with the switch off")
     logged = page.evaluate(LAST_ENTRY)
