@@ -184,6 +184,9 @@ class GamePlugin:
     how_to_play: str | None = None
     """Path, inside the package, of the game's rules for players (Markdown, e.g. ``data/how-to-play.md``):
     what ``ludus rules`` and the browser's rules panel show."""
+    tutorial: str | None = None
+    """Path, inside the package, of the guided first game (TOML, e.g. ``data/tutorial.toml``; see
+    :mod:`ludus.core.tutorial`): what ``ludus learn`` and the lobby's Learn button play."""
     order: int = 100
     """Where the game comes in lists (lower first, then by name)."""
 
@@ -206,6 +209,10 @@ class GamePlugin:
         if rules is not None and (not isinstance(rules, str) or "\\" in rules or not rules.endswith(".md")
                                   or any(step in ("", ".", "..") for step in rules.split("/"))):
             raise PluginError(f"game {self.name!r}: how_to_play must be a .md file path inside its package")
+        lesson = self.tutorial
+        if lesson is not None and (not isinstance(lesson, str) or "\\" in lesson or not lesson.endswith(".toml")
+                                   or any(step in ("", ".", "..") for step in lesson.split("/"))):
+            raise PluginError(f"game {self.name!r}: tutorial must be a .toml file path inside its package")
 
     def load(self, part: str) -> Any:
         """The object behind one reference (``"game"`` or one of the optional parts), or None if absent."""
@@ -230,6 +237,10 @@ class GamePlugin:
     def how_to_play_text(self) -> str | None:
         """The rules for players (Markdown), read from the package's own files; None if it has none."""
         return self._package_text(self.how_to_play)
+
+    def tutorial_text(self) -> str | None:
+        """The guided first game's script (TOML), read from the package's own files; None if it has none."""
+        return self._package_text(self.tutorial)
 
     def _package_text(self, name: str | None) -> str | None:
         if name is None:

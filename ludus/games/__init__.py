@@ -12,13 +12,18 @@ import importlib
 import logging
 import pkgutil
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import LudusError
 from ..core.game import Game
 from ..core.plugin import ENTRY_POINT_GROUP, GamePlugin, PluginError
 
-__all__ = ["UnknownGame", "game_names", "get_game", "get_plugin", "how_to_play", "plugins", "reload_plugins"]
+__all__ = [
+    "UnknownGame", "game_names", "get_game", "get_plugin", "how_to_play", "plugins", "reload_plugins", "tutorial",
+]
+
+if TYPE_CHECKING:
+    from ..core.tutorial import Tutorial
 
 log = logging.getLogger("ludus.games")
 
@@ -93,6 +98,7 @@ def reload_plugins() -> None:
     _shipped.cache_clear()
     plugins.cache_clear()
     _game.cache_clear()
+    tutorial.cache_clear()
 
 
 def game_names() -> list[str]:
@@ -134,3 +140,18 @@ def how_to_play(name: str) -> str:
     if text is None:
         raise UnknownGame(f"game {name!r} has no rules text (its plugin names no how_to_play file)")
     return text
+
+
+@cache
+def tutorial(name: str) -> Tutorial:
+    """The game's guided first game, checked against its rules (the script is played once here)."""
+    from ..core.tutorial import load_tutorial
+
+    plugin = get_plugin(name)
+    try:
+        text = plugin.tutorial_text()
+    except PluginError as exc:
+        raise UnknownGame(f"the tutorial of {name!r} cannot be read ({exc})") from exc
+    if text is None:
+        raise UnknownGame(f"game {name!r} has no tutorial yet (its plugin names no tutorial file)")
+    return load_tutorial(get_game(name), text, f"{plugin.package}:{plugin.tutorial}")
