@@ -123,7 +123,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # More sub-commands, each a module with add_command(subparsers) that sets args.run.
-EXTRA_COMMAND_MODULES = ("ludus.cli.rules", "ludus.cli.tournament", "ludus.cli.analyze", "ludus.cli.serve")
+EXTRA_COMMAND_MODULES = ("ludus.cli.rules", "ludus.cli.learn", "ludus.cli.tournament", "ludus.cli.analyze",
+                         "ludus.cli.serve", "ludus.cli.analyze_game")
 
 # The optional parts (pyproject.toml [project.optional-dependencies]) a command needs, and the
 # modules that show whether each is installed. Checked before the command starts, so that a

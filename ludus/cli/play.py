@@ -17,7 +17,7 @@ from rich.prompt import Prompt
 
 from ..agents.base import Agent, make_agent
 from ..core.errors import IllegalAction, LudusError
-from ..core.game import CHANCE, Game, State
+from ..core.game import CHANCE, Action, Game, SeatView, State
 from ..core.records import record_of
 from ..core.terminal import TerminalAdapter
 
@@ -79,7 +79,7 @@ class TerminalGame:
     """Runs one game in the terminal."""
 
     def __init__(self, game: Game, adapter: TerminalAdapter, options: Any, seed: int, humans: list[int],
-                 bots: dict[int, Agent], console: Console, pause: bool = False) -> None:
+                 bots: dict[int, Agent], console: Console, pause: bool = False, hint_seconds: float = 1.5) -> None:
         self.game = game
         self.adapter = adapter
         self.options = options
@@ -93,6 +93,7 @@ class TerminalGame:
             self.names[seat] = f"{self.names[seat]} ({bot.name} bot)"
         self.logged = len(self.state.history)
         self.pause = pause
+        self.hint_seconds = hint_seconds  # how long "h" lets the bot think
 
     def _log_viewer(self) -> int | None:
         return self.humans[0] if len(self.humans) == 1 else None
@@ -120,19 +121,26 @@ class TerminalGame:
         if hot_seat:
             self.console.rule(f"{self.names[seat]}: your turn (others look away)")
             Prompt.ask("Press Enter when ready", default="", show_default=False, console=self.console)
+        redraw = True
         while True:
             view = state.view(seat)
-            self.adapter.render(self.console, view, self.names)
             choices = self.adapter.choices(view)
-            for i, (action, legal) in enumerate(choices, 1):
-                style = "bold" if legal else "dim"
-                mark = "" if legal else "  (not allowed now)"
-                self.console.print(f"  [{style}]{i:>2}. {action.label}{mark}[/]")
+            if redraw:
+                self.adapter.render(self.console, view, self.names)
+                for i, (action, legal) in enumerate(choices, 1):
+                    style = "bold" if legal else "dim"
+                    mark = "" if legal else "  (not allowed now)"
+                    self.console.print(f"  [{style}]{i:>2}. {action.label}{mark}[/]")
+            redraw = True
             answer = Prompt.ask(
-                f"{self.names[seat]}, choose 1-{len(choices)} (q to quit)", console=self.console
+                f"{self.names[seat]}, choose 1-{len(choices)} (h for a hint, q to quit)", console=self.console
             ).strip()
             if answer.lower() in ("q", "quit", "exit"):
                 raise QuitGame
+            if answer.lower() in ("h", "hint"):
+                self.show_hint(view, choices)
+                redraw = False  # the move list is just above the hint
+                continue
             if self.adapter.handle_command(self.console, answer, view, self.names):
                 continue
             action = self._match(answer, choices)
@@ -149,6 +157,38 @@ class TerminalGame:
             break
         if hot_seat:
             self.console.clear()
+
+    def show_hint(self, view: SeatView, choices: list[tuple[Action, bool]]) -> None:
+        """What the hard bot would play from this seat's view (only the view), in the move list's numbers."""
+        from ..agents.hints import WIN, suggest
+
+        self.console.print("[dim]The bot is thinking…[/]")
+        try:
+            hint = suggest(view, seconds=self.hint_seconds)
+        except LudusError as exc:
+            self.console.print(f"[red]No hint:[/] {escape(str(exc))}")
+            return
+        numbers = {action: i for i, (action, _legal) in enumerate(choices, 1)}
+
+        def named(move: Any) -> str:
+            n = numbers.get(move.action)
+            return escape(f"{n}. {move.label}" if n is not None else move.label)
+
+        def worth(move: Any) -> str:
+            if move.chance is None:
+                return ""
+            return f"{100 * move.chance:.0f}% ± {100 * move.error:.0f}%"
+
+        if hint.forced:
+            self.console.print(f"[bold]Hint:[/] your only move is {named(hint.best)}.")
+            return
+        what = "estimated win chance" if hint.measure == WIN else "estimated share of the win (wins and score)"
+        self.console.print(f"[bold]Hint:[/] the bot would play [bold]{named(hint.best)}[/] — {what} {worth(hint.best)}")
+        others = [f"{named(m)} ({worth(m)})" for m in hint.moves[1:]]
+        if others:
+            self.console.print("  Next best: " + "; ".join(others))
+        self.console.print(f"  [dim]{hint.samples} simulated games in {hint.seconds:.1f} s, "
+                           "from what you can see only[/]")
 
     @staticmethod
     def _match(answer: str, choices: list) -> Any:

@@ -14,6 +14,9 @@ and in every version of the engine. The file is a list of steps; each step
   ``wrong_say``), so they see how and why the rules refuse it;
 * explains what happened once the move is made (``after``).
 
+TOML has no null, so inside a move the string ``"null"`` stands for JSON null (Gladius's
+"no attack" is ``{attack = "null"}``); moves sent by a client are real JSON and are read as sent.
+
 A step without ``expect`` is a reading step: the learner just goes on. The game need not
 reach its end: the tutorial stops after its last step, and ``outro`` invites the learner to
 a real game with the same options.
@@ -30,13 +33,26 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from .errors import DataError, IllegalAction, LudusError, RecordError
 from .game import CHANCE, Action, Game, State
 from .tomldata import load_toml
 
 __all__ = ["Attempt", "Tutorial", "TutorialScript", "TutorialStep", "load_tutorial", "tutorial_json"]
+
+
+NULL = "null"
+"""How a script writes JSON null inside a move (TOML has no null)."""
+
+
+def _nulls(value: Any) -> Any:
+    """The move with every ``"null"`` inside it read as None (the move itself is left as written)."""
+    if isinstance(value, list):
+        return [None if v == NULL else _nulls(v) for v in value]
+    if isinstance(value, dict):
+        return {k: None if v == NULL else _nulls(v) for k, v in value.items()}
+    return value
 
 
 class TutorialStep(BaseModel):
@@ -59,6 +75,11 @@ class TutorialStep(BaseModel):
     after: str = ""
     """What the expected move did, shown once it is made."""
 
+    @field_validator("before", "expect", "wrong", mode="before")
+    @classmethod
+    def _toml_nulls(cls, value: Any) -> Any:
+        return _nulls(value)
+
 
 class TutorialScript(BaseModel):
     """The whole file: who the learner is, with which options, and the steps in order."""
@@ -74,7 +95,11 @@ class TutorialScript(BaseModel):
     """Names for the seats (the learner's is replaced by "You" where shown); default Player N."""
     steps: list[TutorialStep] = Field(min_length=1)
     outro: str = Field(min_length=1)
-    """The closing words, before "play a real game" with ``options``."""
+    """The closing words, before "play a real game"."""
+    play_options: dict[str, Any] | None = None
+    """Options of the real game offered at the end; absent: the tutorial's own ``options`` (a lesson
+    may need a setting that shows a rule sooner, e.g. a bigger starting hand, that a first real game
+    should not keep)."""
 
 
 @dataclass(frozen=True)
@@ -98,6 +123,11 @@ class Tutorial:
         self.script = script
         self.source = source
         self.options = game.parse_options(script.options)
+        self.play_options: dict[str, Any] = dict(script.options if script.play_options is None else script.play_options)
+        try:
+            game.parse_options(self.play_options)
+        except LudusError as exc:
+            raise DataError(f"{source}: play_options: {exc}") from exc
         self._states: list[State] = []  # the state at each step, its scripted moves played
         self._check()
 
@@ -212,5 +242,6 @@ def tutorial_json(tutorial: Tutorial) -> Mapping[str, Any]:
         "seat": tutorial.seat,
         "names": tutorial.names(),
         "options": dict(tutorial.script.options),
+        "play_options": dict(tutorial.play_options),
         "steps": len(tutorial),
     }

@@ -25,16 +25,19 @@ from urllib.parse import urlsplit
 from fastapi import Depends, FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..core.errors import LudusError
 from ..games import game_names, get_game
+from . import hinting
+from .analysis_jobs import add_analysis_routes
 from .bots import bot_kinds, default_bot
 from .config import ServerConfig
 from .hub import Connection, Hub, RateLimited, Table, dumps, server_options
-from .protocol import ProtocolError, RateLimit, check_json_value, parse_message
+from .learn import add_learn_routes
+from .protocol import BODY_DEPTH, Checked, ProtocolError, RateLimit, error_body, json_body, parse_message
 
 __all__ = [
     "BODY_DEPTH", "COOKIE", "HTTP_CODES", "HTTP_WORDS", "STATE_CHANGING", "STATUS_OF", "UVICORN_SETTINGS",
@@ -51,23 +54,13 @@ UVICORN_SETTINGS: dict[str, Any] = {
 
 STATUS_OF = {
     "no_table": 404, "not_seated": 403, "no_token": 403, "table_full": 409, "seat_taken": 409,
-    "not_finished": 409, "busy": 503, "server_error": 500, "rate_limited": 429, "expired": 410,
+    "no_game": 404, "not_finished": 409, "busy": 503, "server_error": 500, "rate_limited": 429, "expired": 410,
     "too_large": 413, "bad_content_type": 415, "cross_origin": 403, "bad_host": 421,
 }
 HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large", 415: "bad_content_type"}
 HTTP_WORDS = {400: "the request body could not be read: send JSON text in UTF-8",
               404: "there is nothing at this address", 405: "this address does not accept that method"}
 STATE_CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
-BODY_DEPTH = 12  # the deepest a request body may nest (options are flat)
-
-
-def _printable(text: str) -> str:
-    """Text that can be sent as UTF-8 whatever it holds (a client's lone surrogates are escaped)."""
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
-
-
-def error_body(message: str, code: str) -> bytes:
-    return json.dumps({"error": _printable(message), "code": code}, ensure_ascii=False).encode("utf-8")
 
 
 async def send_error(send: Send, status: int, message: str, code: str) -> None:
@@ -76,19 +69,6 @@ async def send_error(send: Send, status: int, message: str, code: str) -> None:
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
     await send({"type": "http.response.body", "body": body})
-
-
-class Checked(BaseModel):
-    """Request bodies: nothing nested deeper than ``BODY_DEPTH``, no text that is not valid Unicode."""
-
-    @model_validator(mode="before")
-    @classmethod
-    def _sane(cls, data: Any) -> Any:
-        try:
-            check_json_value(data, BODY_DEPTH)
-        except ProtocolError as exc:
-            raise ValueError(exc.message.replace("message", "body")) from None
-        return data
 
 
 class SeatSpec(BaseModel):
@@ -104,6 +84,7 @@ class CreateTable(Checked):
     seats: list[SeatSpec] = Field(min_length=1, max_length=16)
     clock: int | None = None
     listed: bool = True
+    hints: bool = False  # players may ask what the bot would play
     name: str | None = Field(default=None, max_length=200)
 
 
@@ -282,14 +263,6 @@ def _address(request: Request | WebSocket) -> str | None:
     return request.client.host if request.client else None
 
 
-async def json_body(request: Request) -> None:
-    """JSON endpoints take JSON only: a form post (which any site can make a browser send) is refused."""
-    media = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
-    if media != "application/json" and not (media.startswith("application/") and media.endswith("+json")):
-        raise ProtocolError("bad_content_type", "send the body as JSON, with the header "
-                                                "Content-Type: application/json")
-
-
 def _set_token(request: Request, response: Response, token: str) -> None:
     response.set_cookie(COOKIE, token, max_age=365 * 24 * 3600, httponly=True, samesite="lax", path="/",
                         secure=request.url.scheme == "https")
@@ -314,6 +287,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
         try:
             yield
         finally:
+            app.state.analysis.close()
             await hub.stop()
 
     app = FastAPI(title="Ludus", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
@@ -375,6 +349,26 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
         opts = check_options(game, body.options)
         return {"seats": game.num_seats(opts), "seat_names": game.seat_names(opts)}
 
+    def _rules(name: str, values: dict[str, Any]) -> dict[str, Any]:
+        from .hub import check_options
+        from .rules import explain_options, rules_html
+
+        if name not in game_names():
+            raise ProtocolError("no_game", f"unknown game {name!r}; GET /api/games lists them")
+        game = get_game(name)
+        opts = check_options(game, values)  # the same refusal as the options check above
+        return {"game": name, "title": game.title, "html": rules_html(name), "options": explain_options(game, opts)}
+
+    @app.get("/api/games/{name}/rules")
+    async def game_rules(name: str) -> dict[str, Any]:
+        """The game's rules as safe HTML, with its options at their defaults."""
+        return _rules(name, {})
+
+    @app.post("/api/games/{name}/rules", dependencies=[Depends(json_body)])
+    async def game_rules_for(name: str, body: OptionsCheck) -> dict[str, Any]:
+        """The same, with the options explained as a lobby form or a table has set them."""
+        return _rules(name, body.options)
+
     # ------------------------------------------------------------- tables
     @app.get("/api/tables")
     async def lobby() -> list[dict[str, Any]]:
@@ -385,7 +379,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
         known = _token(hub, request)
         token = known or (hub.issue_token() if body.name is not None else None)
         table = await hub.create(body.game, body.options, [s.model_dump() for s in body.seats], body.clock,
-                                 body.listed, token, body.name, address=_address(request))
+                                 body.listed, token, body.name, address=_address(request), hints=body.hints)
         response = JSONResponse(_table_info(table, token), status_code=201)
         if token and token != known:
             _set_token(request, response, token)
@@ -467,6 +461,8 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
             hub.disconnect(table, conn)
             sender.cancel()
 
+    add_learn_routes(app)  # the guided first games: /api/learn (ludus.server.learn)
+    add_analysis_routes(app, hub)  # post-game analysis: /api/tables/{code}/analysis (ludus.server.analysis_jobs)
     return app
 
 
@@ -554,3 +550,5 @@ async def _handle(hub: Hub, table: Table, conn: Connection, msg: dict[str, Any],
             await hub.hand_back(table, conn.seat)
         ply = await hub.submit(table, conn.seat, msg["action"], msg["moves"], mid=mid, auto=msg.get("auto", False))
         conn.push({"type": "ack", "id": mid, "ply": ply})
+    elif kind == "hint":
+        hinting.ask(hub, table, conn, mid)  # answered later, to this connection only

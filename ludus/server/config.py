@@ -54,6 +54,10 @@ class ServerConfig:
     rate_burst: int = 40
     bot_threads: int = 2
     bot_processes: bool = False
+    hint_seconds: float = 1.5
+    """Wall time a hint ("What would the bot play?") searches for, at tables with hints on."""
+    hint_processes: bool = True
+    """Hints search in a worker process of their own (False: a thread, for tests)."""
     """Run every bot in a worker process (heavy search kinds always are)."""
     keep_finished: int = 200
     """Finished tables kept in memory; older ones are read back from the database on demand."""

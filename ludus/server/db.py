@@ -62,6 +62,7 @@ class TableRow(Base):
     status: Mapped[str] = mapped_column(String(16), index=True)  # open | playing | finished | expired
     clock_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
     listed: Mapped[bool] = mapped_column(Boolean, default=True)
+    hints: Mapped[bool] = mapped_column(Boolean, default=False)  # players may ask what the bot would play
     rematch_of: Mapped[str | None] = mapped_column(String(16), nullable=True)
     rematch_code: Mapped[str | None] = mapped_column(String(16), nullable=True)
     result: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON once finished

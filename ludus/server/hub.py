@@ -27,6 +27,7 @@ from . import replay, views
 from . import store as ops
 from .bots import BotRunner
 from .config import ServerConfig
+from .hinting import HintRunner
 from .live import Connection, PendingMove, Seat, Table, hash_token, table_gone
 from .protocol import dumps
 from .seats import Seating
@@ -61,6 +62,7 @@ class Hub:
         self.tables: dict[str, Table] = {}
         self.db_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ludus-db")
         self.bots = BotRunner(config.bot_threads, config.bot_processes)
+        self.hints = HintRunner(config.hint_processes)  # its own worker: a hint never delays a bot
         self.loop: asyncio.AbstractEventLoop | None = None
         self.stopping = False
         # Every task the hub starts, until it ends: the event loop keeps only a weak reference to a
@@ -87,6 +89,7 @@ class Hub:
                 if handle:
                     handle.cancel()
         self.bots.close()
+        self.hints.close()
         if self.store is not None:
             await self.db(self.store.close)
         self.db_thread.shutdown(wait=True)
@@ -139,9 +142,9 @@ class Hub:
 
     async def create(self, game_name: str, options: Any, seats: list[dict[str, Any]], clock: int | None,
                      listed: bool, token: str | None, name: str | None, rematch_of: Table | None = None,
-                     address: str | None = None) -> Table:
+                     address: str | None = None, *, hints: bool = False) -> Table:
         return await self.registry.create(game_name, options, seats, clock, listed, token, name,
-                                          rematch_of=rematch_of, address=address)
+                                          rematch_of=rematch_of, address=address, hints=hints)
 
     async def rematch(self, table: Table, token: str | None) -> Table:
         return await self.registry.rematch(table, token)

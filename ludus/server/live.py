@@ -100,6 +100,7 @@ class Table:
     moves: list[int]
     rematch_of: str | None = None
     rematch_code: str | None = None
+    hints: bool = False  # players may ask "What would the bot play?" (shown to everyone)
     by_bot: list[bool] = field(default_factory=list)
     recorded: list[tuple[int, Any]] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -145,6 +146,7 @@ class Table:
             "options": self.options_json,
             "clock": self.clock_seconds,
             "listed": self.listed,
+            "hints": self.hints,
             "rematch_of": self.rematch_of,
             "rematch": self.rematch_code,
             "plies": len(self.recorded),

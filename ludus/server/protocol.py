@@ -10,11 +10,27 @@ import json
 import unicodedata
 from typing import Any
 
+from pydantic import BaseModel, model_validator
+from starlette.requests import Request  # at run time: FastAPI reads json_body's annotation
+
 from ..core.errors import LudusError
 
 __all__ = [
-    "MAX_DEPTH", "MAX_ID", "MAX_NAME", "MESSAGE_TYPES", "KeyedRateLimit", "ProtocolError", "RateLimit", "check_id",
-    "check_json_value", "clean_name", "dumps", "parse_message",
+    "BODY_DEPTH",
+    "MAX_DEPTH",
+    "MAX_ID",
+    "MAX_NAME",
+    "MESSAGE_TYPES",
+    "Checked",
+    "KeyedRateLimit",
+    "ProtocolError",
+    "RateLimit",
+    "check_id",
+    "check_json_value",
+    "clean_name",
+    "dumps",
+    "error_body",
+    "parse_message",
 ]
 
 MAX_NAME = 24
@@ -22,6 +38,7 @@ MESSAGE_TYPES = {
     "act": {"action": True, "moves": True, "id": False, "auto": False},
     "resume": {"id": False},
     "ping": {"id": False},
+    "hint": {"id": False},  # "What would the bot play?" (ludus.server.hinting)
 }
 
 
@@ -216,3 +233,38 @@ class KeyedRateLimit:
         if len(self.buckets) > self.next_prune:
             self.buckets = {k: v for k, v in self.buckets.items() if self._tokens(k, now) < self.burst}
             self.next_prune = max(4096, 2 * len(self.buckets))
+
+
+# ------------------------------------------------------------------ HTTP bodies and errors
+BODY_DEPTH = 12  # the deepest a request body may nest (options are flat)
+
+
+def _printable(text: str) -> str:
+    """Text that can be sent as UTF-8 whatever it holds (a client's lone surrogates are escaped)."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def error_body(message: str, code: str) -> bytes:
+    """An HTTP error in the documented shape ``{"error", "code"}``."""
+    return json.dumps({"error": _printable(message), "code": code}, ensure_ascii=False).encode("utf-8")
+
+
+class Checked(BaseModel):
+    """Request bodies: nothing nested deeper than ``BODY_DEPTH``, no text that is not valid Unicode."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _sane(cls, data: Any) -> Any:
+        try:
+            check_json_value(data, BODY_DEPTH)
+        except ProtocolError as exc:
+            raise ValueError(exc.message.replace("message", "body")) from None
+        return data
+
+
+async def json_body(request: Request) -> None:
+    """JSON endpoints take JSON only: a form post (which any site can make a browser send) is refused."""
+    media = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if media != "application/json" and not (media.startswith("application/") and media.endswith("+json")):
+        raise ProtocolError("bad_content_type", "send the body as JSON, with the header "
+                                                "Content-Type: application/json")

@@ -93,6 +93,7 @@ class TableData:
     actions: list[tuple[int, Any, bool]] = field(default_factory=list)  # (seat, action JSON, by_bot)
     rematch_of: str | None = None
     rematch_code: str | None = None
+    hints: bool = False  # players may ask what the bot would play
 
 
 # --------------------------------------------------------------------------- writes (run on the writer thread)
@@ -101,7 +102,7 @@ def create_table(t: TableData) -> Write:
         now = utcnow()
         c.execute(insert(TableRow).values(code=t.code, game=t.game, options=json.dumps(t.options), seed=t.seed,
                                           status=t.status, clock_seconds=t.clock_seconds, listed=t.listed,
-                                          rematch_of=t.rematch_of, created_at=now, updated_at=now))
+                                          hints=t.hints, rematch_of=t.rematch_of, created_at=now, updated_at=now))
         c.execute(insert(SeatRow), [{"table_code": t.code, "seat": s.seat, "kind": s.kind, "bot": s.bot,
                                      "name": s.name, "token_hash": s.token_hash, "away": s.away} for s in t.seats])
         if t.rematch_of:
@@ -346,7 +347,8 @@ class Store:
                                       .order_by(ActionRow.ply))]
         return TableData(code=row.code, game=row.game, options=json.loads(row.options), seed=row.seed,
                          status=row.status, clock_seconds=row.clock_seconds, listed=row.listed, seats=seats,
-                         actions=actions, rematch_of=row.rematch_of, rematch_code=row.rematch_code)
+                         actions=actions, rematch_of=row.rematch_of, rematch_code=row.rematch_code,
+                         hints=bool(row.hints))
 
     def load_table(self, code: str) -> TableData | None:
         with self.engine.connect() as c:

@@ -158,7 +158,7 @@ class TableRegistry:
             raise RecordError(f"table {data.code} has {len(seats)} seats but its game needs {n}")
         table = Table(code=data.code, game=game, options_json=data.options, seed=data.seed, status=data.status,
                       clock_seconds=data.clock_seconds, listed=data.listed, seats=seats, state=state,
-                      moves=[0] * n, rematch_of=data.rematch_of, rematch_code=data.rematch_code)
+                      moves=[0] * n, rematch_of=data.rematch_of, rematch_code=data.rematch_code, hints=data.hints)
         for i, (seat, raw, by_bot) in enumerate(data.actions):
             try:
                 table.apply_recorded(seat, raw, by_bot)
@@ -209,8 +209,11 @@ class TableRegistry:
     # ----------------------------------------------------------------- creating
     async def create(self, game_name: str, options: Any, seats: list[dict[str, Any]], clock: int | None,
                      listed: bool, token: str | None, name: str | None, rematch_of: Table | None = None,
-                     address: str | None = None) -> Table:
-        """A new table. ``address`` (the client's) and ``token`` are rate limited; rematches are not."""
+                     address: str | None = None, *, hints: bool = False) -> Table:
+        """A new table. ``address`` (the client's) and ``token`` are rate limited; rematches are not.
+
+        ``hints`` lets its players ask what the bot would play (off unless asked for).
+        """
         hub = self.hub
         if game_name not in game_names():
             raise ProtocolError("bad_game", f"unknown game {game_name!r}; games here: {', '.join(game_names())}")
@@ -253,13 +256,15 @@ class TableRegistry:
         code = self._new_code()
         table = Table(code=code, game=game, options_json=options_to_json(opts), seed=seed, status=status,
                       clock_seconds=clock, listed=listed, seats=seat_objs, state=state, moves=[0] * n,
-                      rematch_of=rematch_of.code if rematch_of else None)
+                      rematch_of=rematch_of.code if rematch_of else None, hints=bool(hints))
         assert hub.store is not None
         await hub.write(ops.create_table(TableData(
             code=code, game=game.name, options=table.options_json, seed=seed, status=status, clock_seconds=clock,
-            listed=listed, seats=[s.data() for s in seat_objs], rematch_of=table.rematch_of)))
+            listed=listed, seats=[s.data() for s in seat_objs], rematch_of=table.rematch_of, hints=table.hints)))
         hub.tables[code] = table
         log.info("table %s created: %s, %d seat(s)", code, game.name, n)
+        if table.hints:
+            hub.hints.warm(table)
         if status == "playing":
             for s in humans:
                 hub.seating.start_grace(table, s.index)
@@ -301,7 +306,7 @@ class TableRegistry:
                 return await self.get(table.rematch_code)
             seats = [{"kind": s.kind, "bot": s.bot} for s in table.seats]
             new = await self.create(table.game.name, table.options_json, seats, table.clock_seconds, table.listed,
-                                    None, None, rematch_of=table)
+                                    None, None, rematch_of=table, hints=table.hints)
             table.rematch_code = new.code
             self.hub.changed(table)
             return new

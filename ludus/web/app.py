@@ -82,6 +82,11 @@ def create_web_app(config: ServerConfig | None = None) -> FastAPI:
     async def replay(code: str) -> HTMLResponse:
         return HTMLResponse(_page("replay.html"))
 
+    @app.get("/learn/{game}", response_class=HTMLResponse)
+    async def learn(game: str) -> HTMLResponse:
+        """A game's guided first game (the page asks /api/learn/{game} for each step)."""
+        return HTMLResponse(_page("learn.html"))
+
     @app.api_route("/static/{path:path}", methods=["GET", "HEAD"])
     async def static(path: str, request: Request) -> Any:
         parts = path.split("/")

@@ -29,7 +29,8 @@ def page_file(name: str, kind: str) -> str | None:
 
 
 def pages() -> dict[str, dict[str, Any]]:
-    """For every installed game: whether it has its own page, and that page's data."""
+    """For every installed game: whether it has its own page, that page's data, and whether it
+    has a guided first game (``tutorial``)."""
     out = {}
     for name, plugin in plugins().items():
         try:
@@ -37,7 +38,8 @@ def pages() -> dict[str, dict[str, Any]]:
             data = data_fn() if data_fn else {}
         except Exception:  # a game still being changed must not take the lobby down
             log.exception("page data for %s failed; its page falls back to the generic one", name)
-            out[name] = {"page": False, "data": {}}
+            out[name] = {"page": False, "data": {}, "tutorial": plugin.tutorial is not None}
             continue
-        out[name] = {"page": plugin.page_script is not None, "style": plugin.page_style is not None, "data": data}
+        out[name] = {"page": plugin.page_script is not None, "style": plugin.page_style is not None, "data": data,
+                     "tutorial": plugin.tutorial is not None}  # the lobby links to /learn/<name> only then
     return out

@@ -381,6 +381,10 @@ def http_paths(rng: random.Random, codes: list[str]) -> str:
         "/api", "/api/", "/api/nothing", f"/api/tables/{code}/nothing", "//api/tables", "/api/tables/",
         "/", f"/t/{code}", f"/t/{code}/replay", "/static/common.js", "/static/../server/db.py",
         "/static/%2e%2e/server/db.py", "/static/", "/nothing", "/docs", "/ws/tables/" + code,
+        f"/api/games/{game}/rules", f"/api/tables/{code}/analysis", f"/api/tables/{code}/analysis?seat=" +
+        rng.choice(["0", "-1", "99", "x", "", "%00"]), "/api/learn", f"/api/learn/{game}",
+        f"/api/learn/{game}/steps/" + rng.choice(["0", "1", "-1", "99", "x", "1e3", "%00", "9" * 40]),
+        f"/api/learn/{game}/steps/0/try", f"/learn/{game}",
     ])
     if rng.random() < 0.1:
         path += "?" + rng.choice(["a=1", "x=" + "y" * 2000, "%ff", "&&&", "seat=1"])

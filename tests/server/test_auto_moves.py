@@ -37,8 +37,11 @@ def test_auto_is_accepted_only_for_the_single_legal_move_and_marked_for_the_play
     ws = player.ws(code)
     watcher = other.ws(code)
     refused = marked = False
+    view: dict = {"terminal": False, "legal": []}
     for _ in range(400):
-        view = ws.until(lambda m: is_view(m) and (m["terminal"] or bool(m["legal"])))
+        # the view that counted our last move may already be our next turn (the bot answered at once)
+        if not (view["terminal"] or view["legal"]):
+            view = ws.until(lambda m: is_view(m) and (m["terminal"] or bool(m["legal"])))
         if view["terminal"]:
             break
         legal = view["legal"]
@@ -59,7 +62,7 @@ def test_auto_is_accepted_only_for_the_single_legal_move_and_marked_for_the_play
         if refused and marked:
             break
         made = view["moves"]
-        ws.until(lambda m, made=made: is_view(m) and m["moves"] > made)
+        view = ws.until(lambda m, made=made: is_view(m) and m["moves"] > made)
     assert refused and marked, "the game never offered both a choice and a forced move"
     # The seat's own log (read afresh): exactly one entry carries the mark, the forced move itself.
     fresh = player.ws(code)

@@ -103,6 +103,12 @@ T_TICKET_PLAYER = "TP"  # ticket straight to seat ``arg`` (II +Ticket +Visitor),
 TASKS = (T_FAVOUR, T_TICKET, T_SPECIAL, T_SETUP_VISITORS, T_VISITOR, T_VISITOR_CHOICE, T_TICKET_PLAYER)
 
 
+def _at(line: int) -> str:
+    """A line's name as a sentence uses it ("the Forum Romanum", but "Caesar's Villa")."""
+    name = LINE_NAMES[line]
+    return name if name.startswith("Caesar") else f"the {name}"
+
+
 def _phase_lines(stage: int) -> tuple[int, ...]:
     return (VILLA,) if stage == 1 else (FORUM,) if stage == 2 else (2, 3, 4) if stage == 3 else ()
 
@@ -381,13 +387,14 @@ class CircusMaximusState(State[CircusMaximusOptions]):
             return f"there is no line {a.line!r}"
         li = LINE_KEYS.index(a.line)
         if li not in _phase_lines(self.stage):
-            where = " or ".join(LINE_NAMES[x] for x in _phase_lines(self.stage))
-            return f"in phase {PHASE_NAMES[self.stage]} traders go to {where}, not {LINE_NAMES[li]}"
+            where = " or ".join(_at(x) for x in _phase_lines(self.stage))
+            number, _, title = PHASE_NAMES[self.stage].partition(": ")
+            return f"in phase {number} ({title}) traders go to {where}, not {_at(li)}"
         if not 1 <= a.rank <= 8:
             return "traders have ranks 1 to 8"
         if not self.hands[seat] >> (a.rank - 1) & 1:
             found = self._find(seat, a.rank)
-            where = LINE_NAMES[found[0]] if found else "the game"
+            where = _at(found[0]) if found else "the game"
             return f"your trader {a.rank} is not in your hand (it stands at {where} today)"
         if a.boost:
             if a.rank != 1:

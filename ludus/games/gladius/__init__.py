@@ -26,5 +26,6 @@ PLUGIN = GamePlugin(
     page_style="page.css",
     terminal=".terminal:ADAPTER",
     how_to_play="data/how-to-play.md",
+    tutorial="data/tutorial.toml",
     order=2,
 )

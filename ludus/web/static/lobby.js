@@ -1,5 +1,6 @@
 // The lobby: create a table (game, options, who sits where), open one by code, list open tables.
 import { api, h, replaceChildren, savedName, saveName } from "/static/common.js";
+import { openRules } from "/static/rules.js";
 
 const $ = (id) => document.getElementById(id);
 let games = [];
@@ -13,6 +14,7 @@ let lastChanged = null;    // the option the player touched last (blamed when th
 let refreshTimer = null;
 let checking = null;       // the seat check in flight, which Create waits for
 let refreshNumber = 0;
+let pageInfo = {};         // /api/pages: which games have a guided first game (the Learn link)
 
 // An int option with at most this many allowed values is picked from a list.
 const MAX_LISTED_NUMBERS = 12;
@@ -295,9 +297,29 @@ function readSeats() {
   return out;
 }
 
+// The chosen game's Rules button and, when the game has a guided first game, its Learn link.
+function updateGameHelp() {
+  $("rules-button").disabled = !current;
+  const learn = $("learn-link");
+  const tutorial = !!(current && pageInfo[current.name] && pageInfo[current.name].tutorial);
+  learn.classList.toggle("hidden", !tutorial);
+  if (tutorial) {
+    learn.href = `/learn/${encodeURIComponent(current.name)}`;
+    learn.setAttribute("aria-label", `Learn to play ${current.title}: a guided first game`);
+  }
+}
+
+// The Rules panel for the chosen game, with the options as the form has them now (values the
+// page itself finds wrong are left out, so they show at their defaults).
+function showRules() {
+  if (!current) return;
+  openRules({ game: current.name, title: current.title, options: readOptions({}), where: "as set in the form" });
+}
+
 function selectGame(name) {
   current = games.find((g) => g.name === name) || null;
   $("game-summary").textContent = current ? current.summary || "" : "";
+  updateGameHelp();
   optionErrors = {};
   lastChanged = null;
   // the seats shown belong to the previous game until the server answers for this one:
@@ -334,7 +356,7 @@ async function loadTables() {
         return h("tr", {},
           h("td", {}, t.code), h("td", {}, t.title),
           h("td", {}, t.seats.map((s) => s.name).join(", ")),
-          h("td", {}, open ? "waiting for players" : "playing"),
+          h("td", {}, open ? "waiting for players" : "playing", t.hints ? h("span", { class: "hints-tag" }, " · hints on") : null),
           h("td", {}, h("a", { class: "button secondary", href: `/t/${t.code}` }, open ? "Join" : "Watch")));
       }))));
   } catch (err) {
@@ -370,7 +392,7 @@ async function createTable() {
   const clock = $("clock").value ? Number($("clock").value) : null;
   try {
     const table = await api("/api/tables", {
-      game: current.name, options: readOptions(), seats, clock, listed: $("listed").checked,
+      game: current.name, options: readOptions(), seats, clock, listed: $("listed").checked, hints: $("hints").checked,
       name: seats.some((s) => s.kind === "human") ? name : null,
     });
     location.href = `/t/${table.code}`;
@@ -389,7 +411,11 @@ async function start() {
     if (event.target.matches("input[type=number], input:not([type])")) optionEdited(event, 400);
   });
   $("name").addEventListener("input", updateSeatLabels);
+  $("rules-button").addEventListener("click", showRules);
   selectGame(games.length ? games[0].name : null);
+  api("/api/pages").then((info) => { pageInfo = info || {}; updateGameHelp(); })
+    .catch(() => { /* no Learn links then */ })
+    .finally(() => { $("learn-link").dataset.checked = "true"; });
   $("create-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     // an option edited just before the click (its change fires as the button takes focus) is checked

@@ -2,13 +2,15 @@
 // each view the server sends. The server sends only what this seat may see; this page keeps
 // nothing else. The board itself is drawn by the game's page module.
 import { api, gameModule, h, replaceChildren, savedName, saveName, withSeatNames } from "/static/common.js";
+import { openRules as openRulesPanel } from "/static/rules.js";
 
 const $ = (id) => document.getElementById(id);
 const code = decodeURIComponent(location.pathname.split("/")[2] || "").toUpperCase();
 const page = { info: null, view: null, history: [], mod: null, data: {}, ws: null, pending: null, nextId: 1,
   retry: 0, watching: false, clockTimer: null, clockAt: 0, lastTurnMoves: -1, pendingMoves: null,
   summaries: new Map(), openSummary: null, overKey: null, boardKey: null,
-  autoKey: null, autoTimer: null, autoSkip: null, pendingAuto: false };
+  autoKey: null, autoTimer: null, autoSkip: null, pendingAuto: false,
+  hintId: null, hintPlies: null };
 
 // Forced moves: when the seat's only legal move is "pass-like" (no attack, no defence, a pass),
 // the page plays it by itself after a short visible pause, unless the player turned the switch
@@ -38,6 +40,12 @@ function ctx() {
     live: !(page.view && page.view.terminal) };  // once the game is over the board is a still picture
 }
 
+// The Rules panel (rules.js) with this table's own options, explained.
+function openRules() {
+  if (!page.info) return;
+  openRulesPanel({ game: page.info.game, title: page.info.title, options: page.info.options || {}, where: "at this table" });
+}
+
 // ---------------------------------------------------------------- joining
 async function start() {
   if (!code) { notice("No table code in the address.", "error"); return; }
@@ -52,10 +60,13 @@ async function start() {
   page.data = loaded.data;
   document.title = `${page.info.title} · ${code} — Ludus`;
   $("title").textContent = `${page.info.title} · table ${code}`;
+  $("rules-button").addEventListener("click", openRules);
+  $("rules-button").classList.remove("hidden");
   $("record").href = `/api/tables/${code}/record`;
   $("replay-link").href = `/t/${code}/replay`;
   $("rematch").addEventListener("click", rematch);
   $("leave").addEventListener("click", leave);
+  $("hint-button").addEventListener("click", askHint);
   $("summary-dialog").addEventListener("close", summaryClosed);
   $("auto-forced").checked = autoForcedOn();
   $("auto-forced").addEventListener("change", () => {
@@ -91,6 +102,7 @@ function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(`${proto}//${location.host}/ws/tables/${code}`);
   page.ws = ws;
+  if (page.hintId !== null) clearHint();  // its answer would have come on the old connection
   $("conn").textContent = page.retry ? "reconnecting…" : "connecting…";
   ws.addEventListener("open", () => { page.retry = 0; $("conn").textContent = "connected"; });
   ws.addEventListener("message", (event) => receive(JSON.parse(event.data)));
@@ -129,6 +141,10 @@ function act(action, auto = false) {
 }
 
 function receive(msg) {
+  if (msg.type === "hint" || (msg.type === "error" && msg.id !== null && msg.id === page.hintId)) {
+    hintAnswer(msg);
+    return;
+  }
   if (msg.type === "view") {
     const from = msg.history.from;
     page.history = from === 0 ? msg.history.entries : page.history.slice(0, from).concat(msg.history.entries);
@@ -223,12 +239,78 @@ function draw() {
     if (page.mod.focusMoves) page.mod.focusMoves($("board"));
   }
   autoPlay(context);
+  drawHints(view, mine);
   if (!page.clockTimer && Object.keys(view.clock || {}).length) {
     page.clockTimer = setInterval(() => {
       if (!page.view || !Object.keys(page.view.clock || {}).length) { clearInterval(page.clockTimer); page.clockTimer = null; return; }
       renderSeats(page.view.table, page.view, page.view.to_move);
     }, 1000);
   }
+}
+
+// ---------------------------------------------------------------- hints
+// At a table with hints on, the player to move may ask what the bot would play. The answer
+// comes to this page alone; it is shown, never played, and cleared once the position changes.
+function drawHints(view, mine) {
+  const info = view.table;
+  $("hint-row").classList.toggle("hidden", !info.hints);
+  if (!info.hints) return;
+  const can = mine && !view.terminal && info.status === "playing";
+  $("hint-button").classList.toggle("hidden", !can);
+  $("hint-help").classList.toggle("hidden", !can);
+  if (page.hintPlies !== null && page.hintPlies !== info.plies) clearHint();  // the position moved on
+  $("hint-button").disabled = !can || page.hintId !== null || page.pending !== null;
+}
+
+function clearHint() {
+  page.hintId = null;
+  page.hintPlies = null;
+  const box = $("hint-box");
+  box.removeAttribute("aria-busy");
+  replaceChildren(box);
+}
+
+function askHint() {
+  if (!page.view || page.hintId !== null) return;
+  const id = page.nextId++;
+  if (!send({ type: "hint", id })) return;
+  page.hintId = id;
+  page.hintPlies = page.view.table.plies;
+  const box = $("hint-box");
+  box.setAttribute("aria-busy", "true");
+  replaceChildren(box, h("p", { class: "hint-busy" }, "The bot is thinking…"));
+  $("hint-button").disabled = true;
+}
+
+function percent(x) { return `${Math.round(100 * x)}%`; }
+
+function hintAnswer(msg) {
+  if (msg.id !== page.hintId) return;  // an answer to a question this page no longer asks
+  const box = $("hint-box");
+  box.removeAttribute("aria-busy");
+  page.hintId = null;
+  if (msg.type === "error") {
+    const text = msg.code === "hint_stale" ? "The position changed before the bot answered; ask again." : msg.message;
+    replaceChildren(box, h("p", { class: "hint-error" }, text));
+  } else if (!page.view || msg.plies !== page.view.table.plies) {
+    replaceChildren(box);  // the position changed while it travelled
+  } else {
+    const [best, ...others] = msg.moves;
+    const what = msg.measure === "win chance" ? "estimated win chance" : "estimated share of the win (wins and score)";
+    const worth = (m) => (m.chance === null ? "" : `${percent(m.chance)}${m.error ? ` ± ${percent(m.error)}` : ""}`);
+    replaceChildren(box,
+      msg.forced
+        ? h("p", {}, "You have only one move: ", h("strong", { class: "hint-move" }, withNames(best.label)), ".")
+        : h("p", {}, "The bot would play ", h("strong", { class: "hint-move" }, withNames(best.label)),
+          `: ${what} ${worth(best)}.`),
+      others.length
+        ? h("p", {}, "Next best: ", others.map((m, i) => [i ? "; " : "", h("span", { class: "hint-other" }, withNames(m.label)),
+          ` (${worth(m)})`]))
+        : null,
+      msg.forced ? null : h("p", { class: "small muted" },
+        `From ${msg.samples} simulated games over ${msg.seconds.toFixed(1)} s, using only what you can see.`));
+  }
+  if (page.view) drawHints(page.view, page.view.you !== null && page.view.to_move.includes(page.view.you));
 }
 
 // ---------------------------------------------------------------- forced moves

@@ -1,0 +1,248 @@
+// Learn a game: its guided first game, one step at a time. The server keeps nothing per learner:
+// this page asks for step k (its texts and the learner's own view, the same view a live seat is
+// sent) and sends each move the learner tries to be judged. The board and the moves are drawn
+// by the game's page module, exactly as on a table page; `act` asks the lesson instead of a
+// WebSocket. The step is kept in the address (?step=k, 1 = the first step, n + 1 = the end) so
+// a reload resumes where the learner was.
+import { api, gameModule, h, replaceChildren, savedName, saveName, withSeatNames } from "/static/common.js";
+
+const $ = (id) => document.getElementById(id);
+const game = decodeURIComponent(location.pathname.split("/")[2] || "");
+const base = `/api/learn/${encodeURIComponent(game)}`;
+const page = { meta: null, step: null, k: 0, mod: null, data: {}, pending: false, done: false, answer: null,
+  ticket: 0 };
+
+function notice(text) { $("notice").textContent = text || ""; }
+
+function seatName(i) {
+  if (i === -2) return "Contender";
+  if (i === -1) return "Chance";
+  return ((page.meta && page.meta.names) || [])[i] || `Player ${i + 1}`;
+}
+
+const withNames = (text) => withSeatNames(text, (page.meta && page.meta.names) || []);
+
+// Plain text with blank lines between paragraphs, as the lesson files write it.
+function paragraphs(text) {
+  return String(text || "").split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean).map((p) => h("p", {}, p));
+}
+
+// ---------------------------------------------------------------- steps
+function stepFromUrl() {
+  const raw = new URLSearchParams(location.search).get("step");
+  const n = page.meta ? page.meta.steps : 0;
+  const k = raw !== null && /^\d+$/.test(raw) ? Number(raw) - 1 : 0;
+  return k >= 0 && k <= n ? k : 0;
+}
+
+function keepInUrl(k, push) {
+  const url = new URL(location.href);
+  url.searchParams.set("step", String(k + 1));
+  if (url.href === location.href) return;
+  if (push) history.pushState({ step: k }, "", url);
+  else history.replaceState({ step: k }, "", url);
+}
+
+async function go(k, { push = true, focus = true } = {}) {
+  const ticket = ++page.ticket;  // a slow answer for a step the learner already left is dropped
+  let step;
+  try {
+    step = await api(`${base}/steps/${k}`);
+  } catch (err) {
+    if (ticket === page.ticket) notice(`This step could not be loaded: ${err.message}`);
+    return;
+  }
+  if (ticket !== page.ticket) return;
+  notice("");
+  Object.assign(page, { step, k, done: false, answer: null, pending: false });
+  keepInUrl(k, push);
+  draw();
+  if (focus) $("say").focus();
+}
+
+// ---------------------------------------------------------------- trying moves
+async function act(action) {
+  const step = page.step;
+  if (page.pending || !step || step.end) return;
+  if (!step.expect || page.done) {
+    page.answer = { kind: "other", message: step.expect ? "You already made this step's move: press Next." :
+      "Nothing to play in this step: read it, then press Next." };
+    drawAnswer();
+    return;
+  }
+  page.pending = true;
+  const k = page.k;
+  try {
+    const answer = await api(`${base}/steps/${k}/try`, { action });
+    if (page.k !== k || page.step !== step) return;  // the learner moved on meanwhile
+    page.answer = answer;
+    if (answer.kind === "done") {
+      page.done = true;
+      if (answer.view) page.step = { ...step, view: answer.view };  // the board with the move made
+      draw();
+      $("next").focus();
+    } else drawAnswer();  // the board stays as it is, so the focused move keeps the focus
+  } catch (err) {
+    notice(err.message);
+  } finally {
+    page.pending = false;
+  }
+}
+
+// ---------------------------------------------------------------- drawing
+function ctx() {
+  const step = page.step;
+  const waiting = step.expect && !page.done && !step.end;
+  // only a step that asks for a move offers moves; otherwise the board is a picture to read
+  const view = waiting ? step.view : { ...step.view, legal: [] };
+  return { view, you: view.you, names: view.names, data: page.data, seatName, act, pending: false,
+    history: view.history.entries, live: waiting && !view.terminal, learning: true };
+}
+
+function draw() {
+  const step = page.step;
+  const meta = page.meta;
+  const n = meta.steps;
+  const end = step.end;
+  $("progress").textContent = end ? `Lesson finished: all ${n} steps done` : `Step ${page.k + 1} of ${n}`;
+  $("progress-bar").max = n;
+  $("progress-bar").value = end ? n : page.k;
+  $("lesson-title").textContent = end ? "Well done!" : (step.expect ? "Your move" : "Read, then go on");
+  $("intro").classList.toggle("hidden", page.k !== 0 || end);
+  replaceChildren($("intro"), page.k === 0 ? paragraphs(meta.intro) : []);
+  replaceChildren($("say"), paragraphs(end ? step.outro : step.say));
+  const wrong = !end && step.wrong && !page.done;
+  $("wrong-box").classList.toggle("hidden", !wrong);
+  if (wrong) {
+    $("wrong-say").textContent = step.wrong_say || "See what the rules say to a move they do not allow:";
+    $("try-wrong").textContent = `Try the wrong move: ${withNames(step.wrong.label)}`;
+  }
+  $("end-box").classList.toggle("hidden", !end);
+  $("back").disabled = page.k === 0;
+  $("next").classList.toggle("hidden", end || (step.expect && !page.done));
+  $("next").textContent = page.k === n - 1 ? "Finish" : "Next";
+  $("to-moves").classList.toggle("hidden", end || !step.expect || page.done);
+  drawAnswer();
+  const context = ctx();
+  const view = context.view;
+  replaceChildren($("seats"), meta.names.map((name, i) => h("li", {
+    class: [view.to_move.includes(i) ? "to-move" : "", i === meta.seat ? "you" : ""].join(" "),
+    "aria-current": view.to_move.includes(i) ? "true" : null },
+  name, i === meta.seat ? h("span", { class: "badge" }, "you") : null,
+  view.to_move.includes(i) ? h("span", { class: "badge" }, "to move") : null)));
+  $("status").textContent = end ? "The lesson is over; this is how the game stands."
+    : context.live ? "Your turn: make the move the lesson asks for."
+      : page.done ? "Move made: press Next to go on." : "Nothing to play yet: read the lesson, then press Next.";
+  try {
+    page.mod.board($("board"), context);
+    if (!(page.mod.moves && page.mod.moves($("moves"), context))) genericMoves($("moves"), context);
+  } catch (err) {
+    console.error(err);
+    notice("The board could not be drawn; the lesson text still applies.");
+  }
+  drawLog(context);
+}
+
+// On a phone the board is long and the moves can be far below the lesson: this takes the learner
+// (and the keyboard focus) to the first move they can make, wherever the game's page puts it.
+function toMoves() {
+  const first = ["#moves button:enabled", "#board button.playable:enabled", "#board button:enabled"]
+    .map((selector) => document.querySelector(selector)).find(Boolean);
+  if (!first) return;
+  first.scrollIntoView({ block: "center" });
+  first.focus();
+}
+
+function drawAnswer() {
+  const box = $("answer");
+  const a = page.answer;
+  box.className = `lesson-answer${a ? ` answer-${a.kind}` : ""}`;
+  box.dataset.kind = a ? a.kind : "";
+  if (!a) { replaceChildren(box); return; }
+  const lead = { refused: "Not allowed: ", other: "Not this one: ", done: "Well played. " }[a.kind] || "";
+  if (a.kind === "done") {
+    replaceChildren(box, h("p", { class: "answer-lead" }, lead.trim()), paragraphs(a.message));
+  } else {
+    replaceChildren(box, h("p", {}, h("strong", { class: "answer-lead" }, lead), withNames(a.message)));
+  }
+}
+
+function genericMoves(root, context) {
+  const view = context.view;
+  if (view.you === null || !view.legal.length) { replaceChildren(root); root.classList.add("hidden"); return; }
+  root.classList.remove("hidden");
+  replaceChildren(root, h("h2", {}, "Your moves"), h("div", { class: "legal-list" },
+    view.legal.map((m) => h("button", { type: "button", class: "move", onclick: () => act(m.action) }, withNames(m.label)))));
+}
+
+function drawLog(context) {
+  const lines = [];
+  let moves = 0;
+  context.history.forEach((entry, i) => {
+    let line;
+    try { line = page.mod.logLine ? page.mod.logLine(entry, context, i) : defaultLogLine(entry); } catch (err) {
+      console.error(err);
+      line = defaultLogLine(entry);
+    }
+    if (line && typeof line === "object" && !(line instanceof Node) && !Array.isArray(line)) line = line.text;
+    if (line === null || line === undefined || line === "") return;
+    const numbered = entry[0] !== -1;
+    if (numbered) moves += 1;
+    lines.push(h("li", { class: numbered ? "move" : "note", value: Math.max(moves, 1) },
+      h("span", { class: "n", "aria-hidden": numbered ? null : "true" }, numbered ? `${moves}.` : "·"),
+      h("span", { class: "text" }, typeof line === "string" ? withNames(line) : line)));
+  });
+  replaceChildren($("log"), lines.slice(-300));
+}
+
+function defaultLogLine([actor, action, label]) {
+  if (action === "hidden") return actor === -1 ? null : `${seatName(actor)} made a hidden move`;
+  return actor === -1 ? label : `${seatName(actor)}: ${label}`;
+}
+
+// ---------------------------------------------------------------- a real game
+async function playReal(event) {
+  event.preventDefault();
+  const name = $("real-name").value.trim();
+  if (!name) { notice("Please give a name for the table."); $("real-name").focus(); return; }
+  saveName(name);
+  const meta = page.meta;
+  const seats = meta.names.map((_, i) => (i === meta.seat ? { kind: "human" } : { kind: "bot" }));
+  $("play-real").disabled = true;
+  try {
+    const table = await api("/api/tables", { game, options: meta.play_options || meta.options, seats, clock: null, listed: false, name });
+    location.href = `/t/${table.code}`;
+  } catch (err) {
+    notice(`The table could not be created: ${err.message}`);
+    $("play-real").disabled = false;
+  }
+}
+
+// ---------------------------------------------------------------- start
+async function start() {
+  if (!game) { notice("No game named in the address."); return; }
+  try {
+    page.meta = await api(base);
+  } catch (err) {
+    $("lesson-title").textContent = "No lesson here";
+    notice(err.status === 404 ? `There is no tutorial for “${game}”. The lobby lists the games you can learn.` : err.message);
+    return;
+  }
+  const loaded = await gameModule(game);
+  page.mod = loaded.mod.default;
+  page.data = loaded.data;
+  document.title = `Learn ${page.meta.game_title} — Ludus`;
+  const { title, game_title: gameTitle } = page.meta;  // "Learn Gladius" needs no "Learn Gladius:" before it
+  $("title").textContent = title.includes(gameTitle) ? title : `Learn ${gameTitle}: ${title}`;
+  $("real-name").value = savedName();
+  $("next").addEventListener("click", () => go(Math.min(page.k + 1, page.meta.steps)));
+  $("to-moves").addEventListener("click", toMoves);
+  $("back").addEventListener("click", () => go(Math.max(page.k - 1, 0)));
+  $("restart").addEventListener("click", () => go(0));
+  $("try-wrong").addEventListener("click", () => { if (page.step && page.step.wrong) act(page.step.wrong.action); });
+  $("real-form").addEventListener("submit", playReal);
+  window.addEventListener("popstate", () => go(stepFromUrl(), { push: false }));
+  await go(stepFromUrl(), { push: false, focus: false });
+}
+
+start().catch((err) => notice(`This page could not start: ${err.message}`));

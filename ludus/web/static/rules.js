@@ -1,0 +1,142 @@
+// The Rules panel, shared by the lobby and the table page: a modal <dialog> with the game's rules
+// (its how-to-play text, rendered by the server) and its options as they are set where the panel
+// was opened from. Escape or Close shuts it, and the focus goes back to the button that opened it.
+import { api, h, replaceChildren } from "/static/common.js";
+
+const DIALOG_ID = "rules-dialog";
+
+// The server renders the Markdown with raw HTML escaped and only web or local links; the page still
+// rebuilds what it got from an allow-list of tags and attributes, and never assigns innerHTML.
+const TAGS = new Set(["h2", "h3", "h4", "h5", "h6", "p", "ul", "ol", "li", "strong", "em", "code", "pre", "blockquote",
+  "table", "thead", "tbody", "tr", "th", "td", "a", "br", "hr"]);
+const ATTRS = { a: ["href", "title", "rel"], ol: ["start"], th: ["style"], td: ["style"] };
+// a table column's alignment comes as a style attribute, which the pages' CSP forbids: a class instead
+
+function safeHref(value) {
+  const url = String(value || "").trim();
+  if (url.startsWith("//")) return false;
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url);
+  return !scheme || ["http", "https"].includes(scheme[1].toLowerCase());
+}
+
+function cleanNodes(nodes) {
+  const out = [];
+  for (const node of nodes) {
+    if (node.nodeType === Node.TEXT_NODE) { out.push(document.createTextNode(node.textContent)); continue; }
+    if (node.nodeType !== Node.ELEMENT_NODE) continue;
+    const tag = node.tagName.toLowerCase();
+    const children = cleanNodes(node.childNodes);
+    if (!TAGS.has(tag)) { out.push(...children); continue; }  // anything else: its text only
+    const attrs = {};
+    for (const name of ATTRS[tag] || []) {
+      const value = node.getAttribute(name);
+      if (value === null) continue;
+      if (name === "href" && !safeHref(value)) continue;
+      if (name === "style") {
+        const align = /^text-align:(left|right|center)$/.exec(value);
+        if (align) attrs.class = `align-${align[1]}`;
+        continue;
+      }
+      attrs[name] = value;
+    }
+    if (tag === "a" && attrs.href && /^https?:/i.test(attrs.href)) attrs.target = "_blank";
+    out.push(h(tag, attrs, children));
+  }
+  return out;
+}
+
+export function rulesNodes(html) {
+  const parsed = new DOMParser().parseFromString(`<body>${html || ""}</body>`, "text/html");  // inert: nothing runs
+  return cleanNodes(parsed.body.childNodes);
+}
+
+function dialog() {
+  let box = document.getElementById(DIALOG_ID);
+  if (box) return box;
+  box = h("dialog", { id: DIALOG_ID, class: "rules-dialog", "aria-labelledby": "rules-title" },
+    h("div", { class: "rules-head" },
+      h("h2", { id: "rules-title" }, "Rules"),
+      h("form", { method: "dialog" }, h("button", { type: "submit", class: "secondary", id: "rules-close" }, "Close"))),
+    h("div", { id: "rules-body", class: "rules-body" }));
+  box.addEventListener("close", () => {
+    const back = box.returnTo;
+    box.returnTo = null;
+    if (back && back.isConnected) back.focus();
+  });
+  // a click on the backdrop (outside the box, not on its own padding) closes it too
+  box.addEventListener("click", (event) => {
+    if (event.target !== box || event.detail === 0) return;  // detail 0: a key press, not a pointer
+    const r = box.getBoundingClientRect();
+    if (event.clientX < r.left || event.clientX > r.right || event.clientY < r.top || event.clientY > r.bottom) box.close();
+  });
+  document.body.append(box);
+  return box;
+}
+
+function optionsList(explained, where, problem) {
+  const changed = explained.filter((o) => o.changed).length;
+  return h("section", { class: "rules-options", "aria-labelledby": "rules-options-title" },
+    h("h3", { id: "rules-options-title" }, `Options ${where}`),
+    problem ? h("p", { class: "rules-problem", role: "alert" }, `⚠ ${problem} The rules below are shown with the default options.`) : null,
+    explained.length
+      ? h("p", { class: "small muted" }, changed
+        ? `${changed} of ${explained.length} changed from the default (marked “changed”).`
+        : "All at their defaults.")
+      : h("p", { class: "small muted" }, "This game has no options."),
+    h("dl", { class: "rules-opts" }, explained.map((o) => h("div", {
+      class: `rules-opt${o.changed ? " changed" : ""}`, "data-rules-option": o.name },
+      h("dt", {}, h("code", {}, o.label)),
+      h("dd", { class: "rules-value" }, h("strong", { "data-shown": "" }, o.shown),
+        o.changed ? h("span", { class: "badge rules-changed" }, `changed · default ${o.default_shown}`)
+          : h("span", { class: "muted small" }, " (default)")),
+      h("dd", { class: "rules-help small" }, o.help)))));
+}
+
+function sectionsNav(text) {
+  const headings = [...text.querySelectorAll("h3")];
+  if (headings.length < 2) return null;
+  return h("nav", { class: "rules-nav", "aria-label": "Sections of the rules" },
+    h("ul", {}, headings.map((heading, i) => {
+      heading.id = `rules-section-${i}`;
+      heading.tabIndex = -1;
+      return h("li", {}, h("button", { type: "button", class: "secondary small-button", onclick: () => {
+        heading.scrollIntoView({ block: "start" });
+        heading.focus({ preventScroll: true });
+      } }, heading.textContent));
+    })));
+}
+
+// Open the panel for `game` with the option values `options` (as the lobby form or the table has
+// them); `where` finishes the options heading ("as set in the form", "at this table").
+export async function openRules({ game, title, options = {}, where = "" }) {
+  const box = dialog();
+  box.returnTo = document.activeElement;
+  const ticket = (box.ticket = (box.ticket || 0) + 1);
+  box.dataset.game = game;
+  box.dataset.loaded = "false";
+  box.querySelector("#rules-title").textContent = `How to play ${title || game}`;
+  const body = box.querySelector("#rules-body");
+  replaceChildren(body, h("p", { class: "muted", role: "status" }, "Loading the rules…"));
+  if (!box.open) box.showModal();
+  let info;
+  let problem = "";
+  const path = `/api/games/${encodeURIComponent(game)}/rules`;
+  const failed = (err) => {
+    if (box.ticket === ticket) {
+      replaceChildren(body, h("p", { class: "rules-problem", role: "alert" }, `The rules could not be loaded: ${err.message}`));
+    }
+  };
+  try {
+    info = await api(path, { options });
+  } catch (err) {
+    if (err.code !== "bad_options") { failed(err); return; }
+    problem = `These options are not valid: ${String(err.message).replace(/\.$/, "")}.`;
+    try { info = await api(path); } catch (again) { failed(again); return; }
+  }
+  if (box.ticket !== ticket) return;  // the panel was opened again meanwhile
+  const text = h("div", { class: "rules-text" }, info.html ? rulesNodes(info.html)
+    : h("p", { class: "muted" }, "This game ships no rules text yet."));
+  replaceChildren(body, optionsList(info.options, where, problem), sectionsNav(text), text);
+  box.scrollTop = 0;
+  box.dataset.loaded = "true";
+}
