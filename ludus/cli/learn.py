@@ -60,7 +60,7 @@ def cmd_learn(args: argparse.Namespace, console: Console) -> int:
     adapter = get_adapter(lesson.game.name)
     try:
         run_lesson(lesson, adapter, console)
-        again = _ask(console, "Play a real game now, against bots, with the same settings? (y/N)")
+        again = _ask(console, "Play a real game now, against bots? (y/N)")
     except QuitLesson:
         console.print("\nLesson stopped. Run [bold]ludus learn " + lesson.game.name + "[/] to start again.")
         return 1

@@ -251,7 +251,9 @@ def test_every_tutorial_is_followed_to_a_real_game(servers, browser, shots, name
     assert t.game.parse_options(info["options"]) == t.game.parse_options(t.play_options)
     assert [s["kind"] for s in info["seats"]] == ["human" if i == t.seat else "bot" for i in range(len(info["seats"]))]
     assert info["seats"][t.seat]["name"] == "Tiro"
+    assert info["hints"] is True  # a first game: the learner may ask what the bot would play
     page.wait_for_selector("#board *", timeout=15_000)
+    page.wait_for_selector("#hint-row:not(.hidden)", timeout=15_000)
     assert errors == []
     ctx.close()
 

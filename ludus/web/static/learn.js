@@ -210,7 +210,8 @@ async function playReal(event) {
   const seats = meta.names.map((_, i) => (i === meta.seat ? { kind: "human" } : { kind: "bot" }));
   $("play-real").disabled = true;
   try {
-    const table = await api("/api/tables", { game, options: meta.play_options || meta.options, seats, clock: null, listed: false, name });
+    const table = await api("/api/tables", { game, options: meta.play_options || meta.options, seats, clock: null, listed: false,
+      hints: true, name });
     location.href = `/t/${table.code}`;
   } catch (err) {
     notice(`The table could not be created: ${err.message}`);
