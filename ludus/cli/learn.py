@@ -17,6 +17,8 @@ from rich.panel import Panel
 from rich.prompt import Prompt
 from rich.text import Text
 
+from .play import match_choice
+
 if TYPE_CHECKING:
     from ..core.game import Action, State
     from ..core.terminal import TerminalAdapter
@@ -111,7 +113,7 @@ def _play_step(lesson: Tutorial, i: int, adapter: TerminalAdapter, console: Cons
         elif adapter.handle_command(console, answer, view, names):
             continue
         else:
-            action = _match(answer, choices)
+            action = match_choice(answer, choices)
         if action is None:
             console.print(f"[red]Type a number from 1 to {len(choices)} or a move's name.[/]")
             continue
@@ -138,16 +140,6 @@ def _list_choices(console: Console, choices: list[tuple[Action, bool]], wrong: A
         if wrong_say:
             console.print(Text(wrong_say, style="italic"))
         console.print(Text(f"   t. Try: {wrong.label}", style="bold magenta"))
-
-
-def _match(answer: str, choices: list[tuple[Action, bool]]) -> Action | None:
-    if answer.isdigit() and 1 <= int(answer) <= len(choices):
-        return choices[int(answer) - 1][0]
-    lowered = answer.lower()
-    for action, _legal in choices:
-        if action.label.lower() == lowered:
-            return action
-    return None
 
 
 def _show_log(console: Console, adapter: TerminalAdapter, state: State, seat: int, names: list[str],

@@ -75,6 +75,17 @@ def make_bots(game: Game, state: State, humans: list[int], spec: str | None, see
     return bots
 
 
+def match_choice(answer: str, choices: list[tuple[Action, bool]]) -> Action | None:
+    """The move a player typed: its number in the list (from 1) or its label, in any case; else None."""
+    if answer.isdigit() and 1 <= int(answer) <= len(choices):
+        return choices[int(answer) - 1][0]
+    lowered = answer.lower()
+    for action, _legal in choices:
+        if action.label.lower() == lowered:
+            return action
+    return None
+
+
 class TerminalGame:
     """Runs one game in the terminal."""
 
@@ -143,12 +154,12 @@ class TerminalGame:
                 continue
             if self.adapter.handle_command(self.console, answer, view, self.names):
                 continue
-            action = self._match(answer, choices)
-            if action is None:
+            chosen = match_choice(answer, choices)
+            if chosen is None:
                 self.console.print(f"[red]Type a number from 1 to {len(choices)} or a move's name.[/]")
                 continue
             try:
-                state.apply(action, seat)
+                state.apply(chosen, seat)
             except IllegalAction as exc:
                 self.console.print(f"[bold red]Not allowed:[/] {escape(str(exc))}")
                 continue
@@ -189,16 +200,6 @@ class TerminalGame:
             self.console.print("  Next best: " + "; ".join(others))
         self.console.print(f"  [dim]{hint.samples} simulated games in {hint.seconds:.1f} s, "
                            "from what you can see only[/]")
-
-    @staticmethod
-    def _match(answer: str, choices: list) -> Any:
-        if answer.isdigit() and 1 <= int(answer) <= len(choices):
-            return choices[int(answer) - 1][0]
-        lowered = answer.lower()
-        for action, _legal in choices:
-            if action.label.lower() == lowered:
-                return action
-        return None
 
     def play(self) -> State:
         state = self.state

@@ -130,16 +130,21 @@ def get_game(name: str) -> Game:
     return _game(name)
 
 
-def how_to_play(name: str) -> str:
-    """The game's rules for players (Markdown), as its package ships them."""
+def _shipped_text(name: str, part: str, what: str) -> tuple[GamePlugin, str]:
+    """A text file the game's plugin names (``part``: "how_to_play" or "tutorial"), read from its package."""
     plugin = get_plugin(name)
     try:
-        text = plugin.how_to_play_text()
+        text = plugin.how_to_play_text() if part == "how_to_play" else plugin.tutorial_text()
     except PluginError as exc:
-        raise UnknownGame(f"the rules of {name!r} cannot be read ({exc})") from exc
+        raise UnknownGame(f"the {what} of {name!r} cannot be read ({exc})") from exc
     if text is None:
-        raise UnknownGame(f"game {name!r} has no rules text (its plugin names no how_to_play file)")
-    return text
+        raise UnknownGame(f"game {name!r} has no {what} (its plugin names no {part} file)")
+    return plugin, text
+
+
+def how_to_play(name: str) -> str:
+    """The game's rules for players (Markdown), as its package ships them."""
+    return _shipped_text(name, "how_to_play", "rules text")[1]
 
 
 @cache
@@ -147,11 +152,5 @@ def tutorial(name: str) -> Tutorial:
     """The game's guided first game, checked against its rules (the script is played once here)."""
     from ..core.tutorial import load_tutorial
 
-    plugin = get_plugin(name)
-    try:
-        text = plugin.tutorial_text()
-    except PluginError as exc:
-        raise UnknownGame(f"the tutorial of {name!r} cannot be read ({exc})") from exc
-    if text is None:
-        raise UnknownGame(f"game {name!r} has no tutorial yet (its plugin names no tutorial file)")
+    plugin, text = _shipped_text(name, "tutorial", "tutorial")
     return load_tutorial(get_game(name), text, f"{plugin.package}:{plugin.tutorial}")
