@@ -33,10 +33,17 @@ class ServerProcess:
         self.output: list[str] = []
         self.start()
 
+    def command(self) -> list[str]:
+        """What starts the server (a subclass may start it through a launcher of its own)."""
+        return [sys.executable, "-m", "ludus.cli.main", "serve", "--port", str(self.port), "--database", str(self.db),
+                "--bot-delay", str(self.bot_delay)]
+
+    cwd: str | None = None  # the server's working folder (None: the tests')
+
     def start(self) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "ludus.cli.main", "serve", "--port", str(self.port), "--database", str(self.db),
-             "--bot-delay", str(self.bot_delay)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.proc = subprocess.Popen(self.command(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                     cwd=self.cwd)
+        assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
         m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
         assert m, line + self.proc.stdout.read()

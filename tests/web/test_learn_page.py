@@ -8,11 +8,7 @@ so the page is tested even where no game ships a tutorial.
 
 from __future__ import annotations
 
-import re
-import subprocess
 import sys
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,39 +19,23 @@ import pytest
 from ludus import games
 from ludus.core.tutorial import Tutorial, load_tutorial
 
+from .browsing import DESKTOP, PHONE
 from .conftest import ServerProcess
 
 SHIPPED = [name for name, plugin in games.plugins().items() if plugin.tutorial]
 LAUNCHER = Path(__file__).with_name("learn_lesson_server.py")
 LESSON = Path(__file__).resolve().parents[1] / "server" / "learn_gladius.toml"
 TEST_LESSON = "test-lesson"  # the test lesson's id here; the server serves it as Gladius's tutorial
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 390, "height": 844}
 
 
 class LessonServer(ServerProcess):
     """``ludus serve`` through the launcher that puts the test lesson in Gladius's place."""
 
-    def start(self) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, str(LAUNCHER), "serve", "--port", str(self.port), "--database", str(self.db),
-             "--bot-delay", str(self.bot_delay)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-            cwd=str(LAUNCHER.parents[2]))
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
-        assert m, line + self.proc.stdout.read()
-        self.port = int(m.group(1))
-        self.url = f"http://127.0.0.1:{self.port}"
-        proc = self.proc
-        threading.Thread(target=lambda: self.output.extend(proc.stdout or []), daemon=True).start()
-        for _ in range(200):
-            try:
-                httpx.get(self.url + "/api/games", timeout=1)
-                return
-            except httpx.HTTPError:
-                time.sleep(0.05)
-        raise RuntimeError("server did not answer")
+    cwd = str(LAUNCHER.parents[2])
+
+    def command(self) -> list[str]:
+        return [sys.executable, str(LAUNCHER), "serve", "--port", str(self.port), "--database", str(self.db),
+                "--bot-delay", str(self.bot_delay)]
 
 
 @pytest.fixture(scope="module")
