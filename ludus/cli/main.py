@@ -6,6 +6,7 @@ import argparse
 import importlib
 import importlib.util
 import sys
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -69,7 +70,7 @@ def cmd_games(args: argparse.Namespace, console: Console) -> int:
 
 def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     from ..core import records
-    from ..core.game import CHANCE
+    from ..core.game import CHANCE, HIDDEN
     from ..games import get_game
     from .adapters import get_adapter
 
@@ -86,7 +87,19 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     viewer = None if args.seat is None else args.seat - 1
     console.print(f"[bold]{game.title}[/] record: {len(record.actions)} actions")
     final = state
+    pending: tuple[Any, int, Any] | None = None  # the step printed last: (observation before it, actor, action)
+
+    def narrate(after_state: Any) -> None:
+        if pending is None:
+            return
+        before, actor, action = pending
+        shown = action if viewer is None or actor == viewer or action.visible_to(viewer, actor) else HIDDEN
+        for line in adapter.narrate(before, after_state.observation(viewer), [(actor, shown)], names):
+            console.print("      " + line)
+
     for step, (final, actor, action) in enumerate(records.iter_replay(record, get_game), start=1):
+        narrate(final)  # final is now the state after the previous step
+        pending = (final.observation(viewer), actor, action)
         who = "Chance" if actor == CHANCE else plain_names[actor]
         hidden = viewer is not None and actor != viewer and not action.visible_to(viewer, actor)
         if not hidden and (actor != CHANCE or adapter.show_chance(action)):
@@ -98,6 +111,7 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
             if console.input("[dim]Enter for next, q to stop[/] ").strip().lower() == "q":
                 return 0
     # iter_replay changes its state in place: after the loop, final is the state after the last action
+    narrate(final)
     records.verify_result(record, final)
     if final.is_terminal():
         adapter.render_final(console, final.observation(viewer), final.scores(), final.winners(), names)

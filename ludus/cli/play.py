@@ -103,6 +103,7 @@ class TerminalGame:
         for seat, bot in bots.items():
             self.names[seat] = f"{self.names[seat]} ({bot.name} bot)"
         self.logged = len(self.state.history)
+        self.seen = self.state.observation(self._log_viewer())  # the log reader's view at the last flush
         self.pause = pause
         self.hint_seconds = hint_seconds  # how long "h" lets the bot think
 
@@ -110,9 +111,13 @@ class TerminalGame:
         return self.humans[0] if len(self.humans) == 1 else None
 
     def flush_log(self) -> None:
+        """Print the moves since the last flush, then what they set off (the adapter's narration)."""
         viewer = self._log_viewer()
         history = self.state.visible_history(viewer)
-        for actor, action in history[self.logged:]:
+        entries = history[self.logged:]
+        if not entries:
+            return
+        for actor, action in entries:
             if isinstance(action, str):  # HIDDEN, the only string a visible history holds
                 if actor == CHANCE:
                     continue
@@ -121,6 +126,10 @@ class TerminalGame:
             if actor == CHANCE and not self.adapter.show_chance(action):
                 continue
             self.console.print("  " + self.adapter.describe_action(self._actor_name(actor), action))
+        after = self.state.observation(viewer)
+        for line in self.adapter.narrate(self.seen, after, entries, self.names):
+            self.console.print("  " + line)
+        self.seen = after
         self.logged = len(history)
 
     def _actor_name(self, actor: int) -> str:

@@ -21,6 +21,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from .errors import DataError, IllegalAction, InvalidOptions, RecordError
 from .options import describe_options, options_to_json, parse_options
+from .provenance import DataValue
 from .rng import Rng
 
 __all__ = [
@@ -327,6 +328,15 @@ class Game(ABC):
     def sample_state(self, view: SeatView, rng: Rng) -> State:
         """A full state consistent with everything ``view`` knows (determinization for search)."""
         raise NotImplementedError(f"{self.name} has no determinization sampler yet")
+
+    def data_values(self, options: Any = None) -> list[DataValue]:
+        """Every value of the game's data (for these options) that the rulebook does not print.
+
+        Each one says whether it follows from a worked example or is Ludus's own choice
+        (:mod:`ludus.core.provenance`). Values loaded from a player's own file are theirs,
+        not ours, and are not listed. The default is a game whose data is all printed.
+        """
+        return []
 
 
 def seat_range_error(game: Game, n: int) -> str:

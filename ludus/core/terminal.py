@@ -10,6 +10,7 @@ drawing belongs beside the rules (as in python-chess), and rich is a core depend
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
@@ -43,8 +44,12 @@ class TerminalAdapter:
         """
         return [(a, True) for a in view.legal_actions]
 
-    def render(self, console: Console, view: SeatView, seat_names: list[str]) -> None:
-        """Draw the table as ``view.seat`` sees it."""
+    def render(self, console: Console, view: SeatView, seat_names: list[str], *, you: bool = True) -> None:
+        """Draw the table as ``view.seat`` sees it.
+
+        ``you`` is False when the person reading is not that seat (``ludus replay --step``
+        showing each mover's view in turn): the seat is then named, not called "you".
+        """
         console.print(view.observation.to_json())
 
     def render_spectator(self, console: Console, observation: Any, seat_names: list[str]) -> None:
@@ -62,6 +67,19 @@ class TerminalAdapter:
     def describe_action(self, seat_name: str, action: Action) -> str:
         """One line for the move log."""
         return f"{seat_name}: {action.label}"
+
+    def narrate(self, before: Any, after: Any, entries: Sequence[tuple[int, Action | str]],
+                seat_names: list[str]) -> list[str]:
+        """What the moves in ``entries`` set off, in rich markup lines for the move log.
+
+        ``before`` and ``after`` are the reader's observations (a seat's, or the spectator's)
+        just before the first and just after the last of ``entries``; ``entries`` are the
+        history items in between as the reader may see them (an action, or ``HIDDEN``). The
+        move lines themselves come from :meth:`describe_action`; this adds what follows from
+        them: a bout or exchange won, a round's summary, a preferred school changing, a
+        reveal. Built from observations only, so it can tell nothing the reader may not see.
+        """
+        return []
 
     def render_final(self, console: Console, observation: Any, scores: list[float],
                      winners: list[int], seat_names: list[str]) -> None:

@@ -88,7 +88,7 @@ class CircusMaximusAdapter(TerminalAdapter):
         return f"{seat_name}: {action.label}"
 
     # ----------------------------------------------------------------- drawing
-    def render(self, console: Console, view: SeatView, seat_names: list[str]) -> None:
+    def render(self, console: Console, view: SeatView, seat_names: list[str], *, you: bool = True) -> None:
         self._table(console, view.observation, seat_names, view.seat, GAME.cards(view.options))
 
     def render_spectator(self, console: Console, observation: Any, seat_names: list[str]) -> None:

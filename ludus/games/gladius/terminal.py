@@ -173,7 +173,7 @@ class GladiusAdapter(TerminalAdapter):
             out.append(f"   (reshuffled {obs.reshuffles}×)")
         return out
 
-    def render(self, console: Console, view: SeatView, seat_names: list[str]) -> None:
+    def render(self, console: Console, view: SeatView, seat_names: list[str], *, you: bool = True) -> None:
         obs: GladiusObservation = view.observation
         self._names = list(seat_names)
         setup = self._setup = GAME.setup(view.options)

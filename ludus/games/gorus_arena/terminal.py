@@ -180,7 +180,7 @@ class GorusArenaAdapter(TerminalAdapter):
                     f"{' or '.join(ACTIONS[card])}, or pass. You have {obs.coins[seat]} coins.")
         return "Waiting for the others."
 
-    def render(self, console: Console, view: SeatView, seat_names: list[str]) -> None:
+    def render(self, console: Console, view: SeatView, seat_names: list[str], *, you: bool = True) -> None:
         obs: GorusArenaObservation = view.observation
         self._header(console, obs)
         console.print(self._seat_table(obs, seat_names))

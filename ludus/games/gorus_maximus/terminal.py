@@ -89,7 +89,7 @@ class GorusMaximusAdapter(TerminalAdapter):
             out.append(f"   (you are {obs.side_names[mine]}: seats {', '.join(mates)})", style="dim")
         return out
 
-    def render(self, console: Console, view: SeatView, seat_names: list[str]) -> None:
+    def render(self, console: Console, view: SeatView, seat_names: list[str], *, you: bool = True) -> None:
         obs: GorusObservation = view.observation
         self._table(console, obs, seat_names)
         legal = {a.card for a in view.legal_actions if isinstance(a, Play)}
