@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 from .errors import DataError, IllegalAction, InvalidOptions, RecordError
-from .options import describe_options, options_to_json, parse_options
+from .options import describe_options, options_to_json, parse_options, with_legacy_values
 from .provenance import DataValue
 from .rng import Rng
 
@@ -257,6 +257,12 @@ class Game(ABC):
             return values
         return parse_options(self.Options, values)
 
+    def parse_stored_options(self, values: Mapping[str, Any] | None) -> Any:
+        """Options of a stored game (record, position, server table): as :meth:`parse_options`,
+        with every option it does not name set to the value games had before that option
+        existed (``legacy`` in :func:`ludus.core.options.option`)."""
+        return self.parse_options(with_legacy_values(self.Options, values))
+
     def describe_options(self) -> list:
         return describe_options(self.Options)
 
@@ -295,7 +301,7 @@ class Game(ABC):
         if raw_options is not None and not isinstance(raw_options, Mapping):
             raise RecordError("position 'options' must be an object")
         try:
-            opts = self.parse_options(raw_options or {})
+            opts = self.parse_stored_options(raw_options or {})
         except (InvalidOptions, DataError) as exc:
             raise RecordError(f"position options are invalid: {exc}") from exc
         rng_state = data.get("rng")  # absent or null: chance is explicit

@@ -18,9 +18,19 @@ from typing import Any, TypeVar
 
 from .errors import InvalidOptions
 
-__all__ = ["OptionInfo", "describe_options", "option", "options_to_json", "parse_options"]
+__all__ = ["NO_LEGACY", "OptionInfo", "describe_options", "option", "options_to_json", "parse_options",
+           "with_legacy_values"]
 
 T = TypeVar("T")
+
+
+class _NoLegacy:
+    def __repr__(self) -> str:
+        return "NO_LEGACY"
+
+
+NO_LEGACY: Any = _NoLegacy()
+"""Marks an option that every stored game already names (or whose default always applied)."""
 
 
 def option(
@@ -32,6 +42,7 @@ def option(
     max: int | None = None,
     host_path: bool = False,
     suggestions: Sequence[Mapping[str, Any]] | None = None,
+    legacy: Any = NO_LEGACY,
 ) -> Any:
     """A dataclass field with the metadata :func:`parse_options` checks.
 
@@ -44,12 +55,17 @@ def option(
     (fighter types that card-set files can extend, team splits): each entry has ``value``
     and ``label``, and may say for how many ``players`` it fits. Unlike ``choices`` it
     restricts nothing.
+
+    ``legacy`` is for an option added after games were stored: the value that a record, a
+    position or a server table made before it existed was played under. Such stored games
+    do not name the option; reading them with the new default could change their rules (a
+    move once legal refused on replay). :func:`with_legacy_values` fills it in for them.
     """
     return dataclasses.field(
         default=default,
         metadata={"help": help, "choices": tuple(choices) if choices else None, "min": min, "max": max,
                   "host_path": host_path,
-                  "suggestions": _suggestions(suggestions)},
+                  "suggestions": _suggestions(suggestions), "legacy": legacy},
     )
 
 
@@ -174,6 +190,19 @@ def parse_options(cls: type[T], values: Mapping[str, Any] | None = None) -> T:
         raise
     except (TypeError, ValueError) as exc:  # pragma: no cover - defensive
         raise InvalidOptions(str(exc)) from exc
+
+
+def with_legacy_values(cls: type, values: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Stored options (a record's, a position's, a server table's) completed with the
+    ``legacy`` value of every option they do not name, so a game stored before an option
+    existed keeps the rules it was played under. Input from a person never goes through this."""
+    out = dict(values or {})
+    named = {str(k).replace("-", "_") for k in out}
+    for f in dataclasses.fields(cls):
+        legacy = f.metadata.get("legacy", NO_LEGACY)
+        if legacy is not NO_LEGACY and f.name not in named:
+            out[f.name] = legacy
+    return out
 
 
 def options_to_json(opts: Any) -> dict[str, Any]:

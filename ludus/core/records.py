@@ -206,10 +206,10 @@ def initial_state(record: Record, find_game: Callable[[str], Game]) -> State:
     try:
         if record.start is not None:
             state = game.state_from_json(record.start)
-            if record.options and game.parse_options(record.options) != state.options:
+            if record.options and game.parse_stored_options(record.options) != state.options:
                 raise RecordError("the record's options differ from those of its start position")
         else:
-            state = game.new_initial_state(record.options, seed=record.seed)
+            state = game.new_initial_state(game.parse_stored_options(record.options), seed=record.seed)
     except (InvalidOptions, DataError) as exc:
         raise RecordError(f"record options are invalid: {exc}") from exc
     except LudusError:

@@ -150,15 +150,16 @@ class TableRegistry:
     def build(self, data: TableData) -> Table:
         """A live table from its stored record, replaying every action through the rules."""
         game = get_game(data.game)
-        options = game.parse_options(data.options)
+        options = game.parse_stored_options(data.options)  # a table stored before an option existed keeps its rules
         state = game.new_initial_state(options, seed=data.seed)
         n = game.num_seats(options)
         seats = [Seat(s.seat, s.kind, s.bot, s.name, s.token_hash, s.away) for s in data.seats]
         if len(seats) != n:
             raise RecordError(f"table {data.code} has {len(seats)} seats but its game needs {n}")
-        table = Table(code=data.code, game=game, options_json=data.options, seed=data.seed, status=data.status,
-                      clock_seconds=data.clock_seconds, listed=data.listed, seats=seats, state=state,
-                      moves=[0] * n, rematch_of=data.rematch_of, rematch_code=data.rematch_code, hints=data.hints)
+        table = Table(code=data.code, game=game, options_json=options_to_json(options), seed=data.seed,
+                      status=data.status, clock_seconds=data.clock_seconds, listed=data.listed, seats=seats,
+                      state=state, moves=[0] * n, rematch_of=data.rematch_of, rematch_code=data.rematch_code,
+                      hints=data.hints)
         for i, (seat, raw, by_bot) in enumerate(data.actions):
             try:
                 table.apply_recorded(seat, raw, by_bot)

@@ -4,7 +4,7 @@ import pytest
 
 from ludus.core.bits import bits_list, iter_bits, mask_of, nth_bit, popcount
 from ludus.core.errors import InvalidOptions
-from ludus.core.options import describe_options, option, options_to_json, parse_options
+from ludus.core.options import describe_options, option, options_to_json, parse_options, with_legacy_values
 from ludus.core.rng import Rng
 
 
@@ -62,3 +62,20 @@ def test_parse_options_coerces_and_validates():
         parse_options(Opts, {"colour": 1})
     with pytest.raises(InvalidOptions, match="whole number"):
         parse_options(Opts, {"players": "many"})
+
+
+@dataclass(frozen=True)
+class _Evolved:
+    players: int = option(2, "players", min=2, max=4)
+    attack: str = option("compulsory", "added later", choices=("compulsory", "optional"), legacy="optional")
+
+
+def test_stored_options_without_a_later_option_get_its_legacy_value():
+    # a game stored before 'attack' existed keeps the reading it was played under ...
+    assert with_legacy_values(_Evolved, {"players": 3}) == {"players": 3, "attack": "optional"}
+    assert parse_options(_Evolved, with_legacy_values(_Evolved, {})).attack == "optional"
+    # ... one that names it (in either spelling) keeps what it names, and new games get the default
+    assert with_legacy_values(_Evolved, {"attack": "compulsory"})["attack"] == "compulsory"
+    assert parse_options(_Evolved, with_legacy_values(_Evolved, {"attack": "compulsory"})).attack == "compulsory"
+    assert parse_options(_Evolved, {}).attack == "compulsory"
+    assert with_legacy_values(_Evolved, None) == {"attack": "optional"}
