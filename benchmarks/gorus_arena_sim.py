@@ -63,7 +63,7 @@ class PureStrategy(Agent):
                 hits = [a for a in legal if isinstance(a, Attack) and kills(obs, obs.pending[1], a.target)]
                 if hits:
                     return max(hits, key=lambda a: POINTS[a.target])
-        return next(a for a in legal if isinstance(a, Pass))
+        return next((a for a in legal if isinstance(a, Pass)), legal[0])  # a refill pick (refill=choose)
 
     def wants(self, kind) -> bool:
         return True

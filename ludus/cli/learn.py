@@ -13,6 +13,7 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.panel import Panel
 from rich.prompt import Prompt
 from rich.text import Text
@@ -151,7 +152,7 @@ def _show_log(console: Console, adapter: TerminalAdapter, state: State, seat: in
     for actor, action in history[logged:]:
         if isinstance(action, str):  # HIDDEN: a move the learner may not see
             if actor != CHANCE:
-                console.print(Text(f"  {names[actor]} chose in secret", style="dim"))
+                console.print(Text.from_markup("  " + adapter.describe_secret(escape(names[actor]))))
             continue
         if actor == CHANCE and (deal or not adapter.show_chance(action)):
             continue
@@ -189,7 +190,10 @@ def _play_real_game(lesson: Tutorial, adapter: TerminalAdapter, console: Console
     table: Any = TerminalGame(game, adapter, options, seed, humans, bots, console)
     try:
         table.play()
-    except (QuitGame, EOFError, KeyboardInterrupt):
+    except QuitGame:  # q is the learner's choice, as in ludus play: not a failure
+        console.print("You left the game.")
+        return 0
+    except (EOFError, KeyboardInterrupt):
         console.print("\nGame abandoned.")
         return 1
     return 0

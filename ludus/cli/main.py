@@ -6,6 +6,7 @@ import argparse
 import importlib
 import importlib.util
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 from rich.console import Console
@@ -33,6 +34,12 @@ def _seed_arg(text: str) -> int:
     return value
 
 
+PLAY_EPILOG = ("At your turn type a move's number or name; h asks the bot for a hint, q leaves the game. "
+               "Exit status 0: the game ended, or you typed q (with --save the unfinished game is saved "
+               "and can be replayed). Exit status 1: the game was abandoned by Ctrl-C or the end of input "
+               "(saved the same way). Exit status 2: bad arguments or options.")
+
+
 def _add_play(sub: argparse._SubParsersAction) -> None:
     from ..games import game_names
     from .adapters import get_adapter
@@ -40,7 +47,7 @@ def _add_play(sub: argparse._SubParsersAction) -> None:
     play = sub.add_parser("play", help="play a game in the terminal against bots")
     game_parsers = play.add_subparsers(dest="game", metavar="GAME", required=True)
     for name in game_names():
-        p = game_parsers.add_parser(name, help=f"play {name}")
+        p = game_parsers.add_parser(name, help=f"play {name}", epilog=PLAY_EPILOG)
         p.add_argument("--players", type=int, help="number of players (if the game has that option)")
         p.add_argument("--seat", help="your seat number(s), 1-based, comma-separated; 'none' to watch bots")
         p.add_argument("--bots", help="bot kinds for the other seats, e.g. heuristic or random,heuristic")
@@ -52,6 +59,7 @@ def _add_play(sub: argparse._SubParsersAction) -> None:
 
 def cmd_games(args: argparse.Namespace, console: Console) -> int:
     from ..games import game_names, get_game
+    from .values import print_data_values, print_data_values_count
 
     names = [args.name] if args.name else game_names()
     for name in names:
@@ -65,7 +73,48 @@ def cmd_games(args: argparse.Namespace, console: Console) -> int:
                 f"{info.min}..{info.max}" if info.min is not None else info.kind)
             table.add_row(info.name.replace("_", "-"), repr(info.default), allowed, info.help)
         console.print(table)
+        if args.name:
+            print_data_values(console, game)  # with the default options
+        else:
+            print_data_values_count(console, game)  # the whole list would drown the options
     return 0
+
+
+def _replay_steps(record: Any, viewer: int | None) -> Iterator[tuple[int, Any, Any, Any]]:
+    """Yield (actor, action, the reader's observation before it, the state after it) for each step.
+
+    :func:`ludus.core.records.iter_replay` yields the state *before* each action and applies it
+    afterwards, to one state object: so a step is handed on when the next one arrives (or the
+    replay ends), and the state it carries is then the position after that step.
+    """
+    from ..core import records
+    from ..games import get_game
+
+    previous: tuple[int, Any, Any] | None = None
+    state: Any = None
+    for state, actor, action in records.iter_replay(record, get_game):
+        if previous is not None:
+            yield (*previous, state)
+        previous = (actor, action, state.observation(viewer))
+    if previous is not None:
+        yield (*previous, state)  # iter_replay applied the last action to this same state
+
+
+STEP_KEYS = "[dim]Enter: next move · q: stop[/] "
+
+
+def _ask_step(console: Console) -> bool:
+    """Wait at a step of ``replay --step``: True to go on, False to stop (q, or the end of input)."""
+    while True:
+        try:
+            answer = console.input(STEP_KEYS).strip().lower()
+        except EOFError:
+            return False
+        if answer == "":
+            return True
+        if answer in ("q", "quit"):
+            return False
+        console.print("Press Enter for the next move, or q to stop.")
 
 
 def cmd_replay(args: argparse.Namespace, console: Console) -> int:
@@ -85,33 +134,31 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     # names and card keys come from the file: brackets in them must not be read as rich markup
     names = [escape(name) for name in plain_names]
     viewer = None if args.seat is None else args.seat - 1
-    console.print(f"[bold]{game.title}[/] record: {len(record.actions)} actions")
+    total = len(record.actions)
+    console.print(f"[bold]{game.title}[/] record: {total} actions")
     final = state
-    pending: tuple[Any, int, Any] | None = None  # the step printed last: (observation before it, actor, action)
-
-    def narrate(after_state: Any) -> None:
-        if pending is None:
-            return
-        before, actor, action = pending
-        shown = action if viewer is None or actor == viewer or action.visible_to(viewer, actor) else HIDDEN
-        for line in adapter.narrate(before, after_state.observation(viewer), [(actor, shown)], names):
-            console.print("      " + line)
-
-    for step, (final, actor, action) in enumerate(records.iter_replay(record, get_game), start=1):
-        narrate(final)  # final is now the state after the previous step
-        pending = (final.observation(viewer), actor, action)
-        who = "Chance" if actor == CHANCE else plain_names[actor]
-        hidden = viewer is not None and actor != viewer and not action.visible_to(viewer, actor)
-        if not hidden and (actor != CHANCE or adapter.show_chance(action)):
-            console.print(f"{step:>4}. " + escape(adapter.describe_action(who, action)))
-        if args.step and actor != CHANCE:
-            view_seat = viewer if viewer is not None else (actor if actor >= 0 else None)
-            if view_seat is not None:
-                adapter.render(console, final.view(view_seat), names)
-            if console.input("[dim]Enter for next, q to stop[/] ").strip().lower() == "q":
-                return 0
-    # iter_replay changes its state in place: after the loop, final is the state after the last action
-    narrate(final)
+    try:
+        for step, (actor, action, before, final) in enumerate(_replay_steps(record, viewer), start=1):
+            who = "Chance" if actor == CHANCE else plain_names[actor]
+            hidden = viewer is not None and actor != viewer and not action.visible_to(viewer, actor)
+            if not hidden and (actor != CHANCE or adapter.show_chance(action)):
+                console.print(f"{step:>4}. " + escape(adapter.describe_action(who, action)))
+            elif hidden and actor != CHANCE:  # as ludus play logs another seat's secret choice
+                console.print(f"{step:>4}. " + adapter.describe_secret(names[actor]))
+            # what the move set off, told from the reader's observations before and after it
+            shown = HIDDEN if hidden else action
+            for line in adapter.narrate(before, final.observation(viewer), [(actor, shown)], names):
+                console.print("      " + line)
+            if args.step and actor != CHANCE:
+                view_seat = viewer if viewer is not None else actor
+                console.rule(f"[dim]after move {step} of {total}: as {names[view_seat]} sees the table[/]")
+                adapter.render(console, final.view(view_seat), names, you=False)
+                if not _ask_step(console):
+                    console.print(f"Stopped after move {step} of {total}.")
+                    return 0
+    except KeyboardInterrupt:
+        console.print("\nReplay interrupted.")
+        return 130
     records.verify_result(record, final)
     if final.is_terminal():
         adapter.render_final(console, final.observation(viewer), final.scores(), final.winners(), names)
@@ -126,10 +173,18 @@ def build_parser() -> argparse.ArgumentParser:
     g = sub.add_parser("games", help="list the games and their options")
     g.add_argument("name", nargs="?", help="show one game only")
     _add_play(sub)
-    r = sub.add_parser("replay", help="step through a game record")
+    r = sub.add_parser(
+        "replay", help="step through a game record",
+        description="Print a finished (or unfinished) game's moves and what they set off, then its result.",
+        epilog="With --step and no --seat, the table is drawn after each move as the player who made it "
+               "sees it (each mover's view in turn, hands included: the game is over, nothing is left to "
+               "hide); with --seat N only seat N's view is drawn, and the moves N could not see are left "
+               "out. At each pause, Enter shows the next move and q stops (exit status 0, as does the end "
+               "of input); Ctrl-C stops with exit status 130.")
     r.add_argument("file", help="a record (JSON) saved by 'ludus play --save' or the server")
-    r.add_argument("--step", action="store_true", help="pause after every move and show the table")
-    r.add_argument("--seat", type=int, help="show the table as this seat (1-based) sees it")
+    r.add_argument("--step", action="store_true",
+                   help="pause after every move and draw the table after it (Enter: next move, q: stop)")
+    r.add_argument("--seat", type=int, help="follow the game as this seat (1-based) saw it")
     for module_name in EXTRA_COMMAND_MODULES:
         # these modules import only the standard library and rich, so every command is always listed
         importlib.import_module(module_name).add_command(sub)

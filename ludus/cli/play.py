@@ -25,7 +25,7 @@ __all__ = ["QuitGame", "TerminalGame", "build_options", "make_bots", "parse_opti
 
 
 class QuitGame(Exception):
-    pass
+    """The person typed q: they chose to leave (exit status 0), unlike Ctrl-C or the end of input."""
 
 
 def parse_option_pairs(pairs: list[str] | None) -> dict[str, Any]:
@@ -121,7 +121,7 @@ class TerminalGame:
             if isinstance(action, str):  # HIDDEN, the only string a visible history holds
                 if actor == CHANCE:
                     continue
-                self.console.print(f"  [dim]{self._actor_name(actor)} chose in secret[/]")
+                self.console.print("  " + self.adapter.describe_secret(self._actor_name(actor)))
                 continue
             if actor == CHANCE and not self.adapter.show_chance(action):
                 continue
@@ -151,7 +151,9 @@ class TerminalGame:
                     style = "bold" if legal else "dim"
                     mark = "" if legal else "  (not allowed now)"
                     self.console.print(f"  [{style}]{i:>2}. {action.label}{mark}[/]")
-            redraw = True
+            # after an answer that changes nothing (a hint, a typo, a refused move) the table and the
+            # move list stay where they are, just above: one line says why, and the prompt comes again
+            redraw = False
             answer = Prompt.ask(
                 f"{self.names[seat]}, choose 1-{len(choices)} (h for a hint, q to quit)", console=self.console
             ).strip()
@@ -159,9 +161,9 @@ class TerminalGame:
                 raise QuitGame
             if answer.lower() in ("h", "hint"):
                 self.show_hint(view, choices)
-                redraw = False  # the move list is just above the hint
                 continue
             if self.adapter.handle_command(self.console, answer, view, self.names):
+                redraw = True  # a command prints more than a line (e.g. the previous bout): show the table again
                 continue
             chosen = match_choice(answer, choices)
             if chosen is None:
@@ -173,6 +175,7 @@ class TerminalGame:
                 self.console.print(f"[bold red]Not allowed:[/] {escape(str(exc))}")
                 continue
             if hot_seat and seat in state.current_seats():
+                redraw = True
                 continue  # same person still deciding (e.g. a plan placed card by card): no hand-over
             break
         if hot_seat:
@@ -251,11 +254,19 @@ def run_play(args: argparse.Namespace, console: Console) -> int:
     tg = TerminalGame(game, adapter, options, seed, humans, bots, console)
     try:
         tg.play()
-    except (QuitGame, EOFError, KeyboardInterrupt):
+    except QuitGame:
+        # typing q is a choice, not a failure: exit status 0, the unfinished game saved when asked
+        if args.save:
+            tg.record().save(args.save)
+            console.print(f"You left the game. The unfinished game is saved to {escape(args.save)}.")
+        else:
+            console.print("You left the game (not saved: --save FILE keeps a record).")
+        return 0
+    except (EOFError, KeyboardInterrupt):
         console.print("\nGame abandoned.")
         if args.save:
             tg.record().save(args.save)
-            console.print(f"Unfinished game saved to {args.save}")
+            console.print(f"Unfinished game saved to {escape(args.save)}")
         return 1
     if args.save:
         tg.record().save(args.save)

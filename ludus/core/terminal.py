@@ -68,6 +68,10 @@ class TerminalAdapter:
         """One line for the move log."""
         return f"{seat_name}: {action.label}"
 
+    def describe_secret(self, seat_name: str) -> str:
+        """The log line for another seat's move the reader may not see (rich markup)."""
+        return f"[dim]{seat_name} chose in secret[/]"
+
     def narrate(self, before: Any, after: Any, entries: Sequence[tuple[int, Action | str]],
                 seat_names: list[str]) -> list[str]:
         """What the moves in ``entries`` set off, in rich markup lines for the move log.

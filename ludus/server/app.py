@@ -351,13 +351,14 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
 
     def _rules(name: str, values: dict[str, Any]) -> dict[str, Any]:
         from .hub import check_options
-        from .rules import explain_options, rules_html
+        from .rules import explain_data_values, explain_options, rules_html
 
         if name not in game_names():
             raise ProtocolError("no_game", f"unknown game {name!r}; GET /api/games lists them")
         game = get_game(name)
         opts = check_options(game, values)  # the same refusal as the options check above
-        return {"game": name, "title": game.title, "html": rules_html(name), "options": explain_options(game, opts)}
+        return {"game": name, "title": game.title, "html": rules_html(name), "options": explain_options(game, opts),
+                "data_values": explain_data_values(game, opts)}
 
     @app.get("/api/games/{name}/rules")
     async def game_rules(name: str) -> dict[str, Any]:

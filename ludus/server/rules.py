@@ -17,10 +17,11 @@ from markdown_it.token import Token
 
 from ..core.game import Game
 from ..core.options import OptionInfo, options_to_json
+from ..core.provenance import SOURCE_TEXT
 from ..games import UnknownGame, how_to_play
 from .tables import is_file_option
 
-__all__ = ["explain_options", "render_markdown", "rules_html", "safe_link", "shown_value"]
+__all__ = ["explain_data_values", "explain_options", "render_markdown", "rules_html", "safe_link", "shown_value"]
 
 _SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
 
@@ -115,3 +116,11 @@ def explain_options(game: Game, options: Any) -> list[dict[str, Any]]:
                     "default_shown": shown_value(info, info.default), "changed": value != info.default,
                     "help": info.help})
     return out
+
+
+def explain_data_values(game: Game, options: Any) -> list[dict[str, str]]:
+    """The values of the game's data that its rulebook does not print, for these options (a parsed
+    options object): each with where it comes from (``source``: "example" or "ours") and that
+    source in words (``source_text``), so the panel can mark it and say what the mark means."""
+    return [{**value.to_json(), "source_text": SOURCE_TEXT[value.source]}
+            for value in game.data_values(options) if value.provisional]

@@ -239,7 +239,8 @@ def _played(name: str, seed: int | None, options: dict[str, Any] | None = None) 
 
 
 def test_a_seeded_game_is_reviewed_deterministically():
-    record = _played("gladius", seed=4, options={"hit_points": 3})
+    # attacks optional: with 3 hit points a compulsory attack leaves seat 1 almost no real choice
+    record = _played("gladius", seed=4, options={"hit_points": 3, "attack": "optional"})
     runs = [review_game(record, 1, samples=3, seed=2).to_json() for _ in range(2)]
     for r in runs:
         r.pop("seconds")

@@ -130,3 +130,68 @@ def test_play_with_a_negative_seed_saves_a_record_that_replays(tmp_path, capsys)
     assert main(["play", "gorus-maximus", "--seat", "none", "--seed", "-5", "--save", str(path)]) == 0
     assert main(["replay", str(path)]) == 0
     assert "Game over" in capsys.readouterr().out
+
+
+# ------------------------------------------------------------------ the README's commands
+def readme_commands() -> list[list[str]]:
+    """Every ``.venv/bin/ludus ...`` line of README.md's shell blocks, as arguments after ``ludus``."""
+    import re
+    import shlex
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    out = []
+    for block in re.findall(r"```sh\n(.*?)```", text, re.S):
+        for line in block.splitlines():
+            words = shlex.split(line, comments=True)
+            if words and words[0].endswith("ludus"):
+                out.append(words[1:])
+    return out
+
+
+def test_readme_commands_are_run_from_the_venv():
+    """The README's install command puts ``ludus`` in .venv/bin, not on the PATH: every command says so."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    import re
+
+    for block in re.findall(r"```sh\n(.*?)```", text, re.S):
+        for line in block.splitlines():
+            first = line.split("#")[0].split()
+            if first and first[0].endswith("ludus"):
+                assert first[0] == ".venv/bin/ludus", line
+    assert len(readme_commands()) >= 10
+
+
+def test_every_readme_command_parses():
+    from ludus.cli.main import build_parser
+
+    for argv in readme_commands():
+        build_parser().parse_args(argv)  # argparse exits (a test failure) on a flag that does not exist
+
+
+def test_the_quick_readme_commands_run(monkeypatch, tmp_path, capsys):
+    """Run for real what is quick: games, rules, each play command (q at the first prompt, except the
+    one that saves game.json, played to the end), the replay of that file and its analysis."""
+    import itertools
+
+    monkeypatch.chdir(tmp_path)
+    numbers = itertools.cycle([str(i) for i in range(1, 13)])
+    for argv in readme_commands():
+        command = argv[0]
+        if command in ("tournament", "analyze", "learn"):
+            continue  # long runs, or an interactive lesson: parsed above
+        if command == "play":
+            playing = "--save" in argv
+
+            def ask(prompt: str, playing: bool = playing, **kw: object) -> str:
+                return "" if "Press Enter" in prompt else (next(numbers) if playing else "q")
+
+            monkeypatch.setattr(play_module.Prompt, "ask", staticmethod(ask))
+        if command == "replay":
+            monkeypatch.setattr(Console, "input", lambda self, prompt="", **kw: "q")
+        if command == "analyze-game":
+            argv = [*argv, "--samples", "2"]  # the README's command, with fewer deals per decision
+        assert main(argv) == 0, (argv, capsys.readouterr().out[-2000:])
+    assert records.load(tmp_path / "game.json").result is not None

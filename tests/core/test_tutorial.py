@@ -1,8 +1,9 @@
 """The tutorial framework (ludus.core.tutorial): scripts are checked when they load, and judged moves change nothing.
 
 A small Gladius script serves as the example: two cards each and a first draw, then a reading
-step, an attack and a defence. Each broken variant of it must be refused with a DataError that
-names where it broke, never half-loaded.
+step, an attack and a defence (with attacks optional, so that "no attack" is a move to judge).
+Each broken variant of it must be refused with a DataError that names where it broke, never
+half-loaded.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ title = "A tiny lesson"
 intro = "Two fighters, three steps."
 outro = "That is all."
 names = ["Aulus", "Marcus"]
+options = {attack = "optional"}
 '''
 DEAL = '''
 [[steps]]
@@ -66,7 +68,7 @@ def test_a_good_script_loads_with_a_state_per_step():
     assert t.expected(0) is None and t.expected(1) is not None
     data = tutorial_json(t)
     assert data["steps"] == 3 and data["names"] == ["You", "Marcus"] and data["seat"] == 0
-    assert data["title"] == "A tiny lesson" and data["options"] == {}
+    assert data["title"] == "A tiny lesson" and data["options"] == {"attack": "optional"}
 
 
 def test_attempts_are_judged_done_refused_or_other():
@@ -133,7 +135,7 @@ def test_a_step_outside_the_script_is_refused():
     (GOOD.replace('names = ["Aulus", "Marcus"]', 'names = ["Aulus"]'), ["names", "2 seats"]),
     (GOOD.replace('intro = "Two fighters, three steps."', 'intro = ""'), ["intro"]),
     (HEAD, ["steps"]),
-    (GOOD.replace('names = ["Aulus", "Marcus"]', 'names = ["Aulus", "Marcus"]\noptions = {hand_limit = 0}'),
+    (GOOD.replace('options = {attack = "optional"}', 'options = {attack = "optional", hand_limit = 0}'),
      ["hand"]),
 ])
 def test_a_broken_script_is_refused_naming_where(text: str, words: list[str]):

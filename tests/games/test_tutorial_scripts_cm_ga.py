@@ -124,9 +124,14 @@ def test_circus_villa_pick() -> None:
     (pick,) = steps_where(t, type="take_favour")
     assert all(w in text(t.steps[pick]) for w in ("villa", "starting-player card", "favour", "pick"))
     before = cm_seen(t.state_at(pick))
-    assert before.resolving_line == "villa" and not before.start_card_at_villa
+    # Marcus, first in line, took a favour: the starting-player card waits to be chosen
+    assert before.resolving_line == "villa" and before.start_card_at_villa
     assert "extra_visitor" in cm_seen(t.state_at(pick + 1)).favours[0]
-    assert "already been taken" in t.attempt(pick, t.steps[pick].wrong).message
+    assert "choose a favour" in t.attempt(pick, t.steps[pick].wrong).message
+    # nobody chose it, so once the favours are gone it goes to the first trader in line (Marcus)
+    after = cm_seen(t.state_at(pick + 1))
+    assert after.phase == 2 and after.starting == 1 and not after.start_card_at_villa
+    assert "went to marcus" in text(t.steps[pick + 1])
 
 
 def test_circus_tickets_and_visitors() -> None:

@@ -126,3 +126,37 @@ def test_bad_options_get_the_same_400_as_the_options_check(player, options, word
 def test_a_body_that_is_not_an_options_object_is_refused(player):
     assert player.post("/api/games/gladius/rules", {"options": [1, 2]}).status_code == 422
     assert player.post("/api/games/gladius/rules", {"options": {}, "extra": 1}).status_code == 422
+
+
+# ------------------------------------------------------------------ values the rulebook does not print
+def test_the_rules_carry_the_unprinted_values_for_the_chosen_options(player, monkeypatch):
+    from ludus.core.provenance import EXAMPLE, OURS, PRINTED, SOURCE_TEXT, DataValue
+
+    game = get_game("gladius")
+    asked: list[object] = []
+
+    def data_values(options=None):
+        asked.append(options)
+        return [DataValue("Hit points of a Murmillo", str(options.hit_points), EXAMPLE, "from the example"),
+                DataValue("Deck size", "52", OURS, "ours"), DataValue("Printed one", "1", PRINTED)]
+
+    monkeypatch.setattr(game, "data_values", data_values)
+    r = player.post("/api/games/gladius/rules", {"options": {"hit_points": 7}})
+    assert r.status_code == 200, r.text
+    assert r.json()["data_values"] == [
+        {"subject": "Hit points of a Murmillo", "value": "7", "source": "example", "note": "from the example",
+         "source_text": SOURCE_TEXT[EXAMPLE]},
+        {"subject": "Deck size", "value": "52", "source": "ours", "note": "ours", "source_text": SOURCE_TEXT[OURS]},
+    ]  # for the options asked about; printed values left out
+    assert asked[-1].hit_points == 7
+    monkeypatch.setattr(game, "data_values", lambda options=None: [])
+    assert player.get("/api/games/gladius/rules").json()["data_values"] == []
+
+
+@pytest.mark.parametrize("name", [g for g in SHIPPED if g in game_names()])
+def test_each_games_unprinted_values_are_served(player, name):
+    body = player.get(f"/api/games/{name}/rules").json()
+    game = get_game(name)
+    expected = [v for v in game.data_values(game.parse_options({})) if v.provisional]
+    assert [v["subject"] for v in body["data_values"]] == [v.subject for v in expected]
+    assert all(v["source"] in ("example", "ours") and v["source_text"] for v in body["data_values"])

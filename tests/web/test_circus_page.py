@@ -87,6 +87,26 @@ def new_table(page, url: str, name: str) -> str:
     return table["code"]
 
 
+VALUE_MARKS_JS = """() => [...document.querySelectorAll('#board .cm-ours-wrap[data-source]')].map((m) => ({
+  source: m.dataset.source, field: m.dataset.field, symbol: m.querySelector('.cm-ours').textContent,
+  title: m.querySelector('.cm-ours').title, hidden: m.querySelector('.visually-hidden').textContent}))"""
+
+
+def check_value_marks(page) -> None:
+    """Values the rulebook does not print are marked per value (issue 16): ° ours, * from the
+    rulebook's scoring example, each with its reason in a tooltip and as visually hidden text;
+    a printed value (a Legionnaire's 2) carries no mark."""
+    marks = page.evaluate(VALUE_MARKS_JS)
+    assert {m["source"] for m in marks} == {"ours", "example"}, marks
+    for m in marks:
+        assert m["symbol"] == {"ours": "°", "example": "*"}[m["source"]], m
+        assert m["hidden"].strip(" ()") == m["title"] and len(m["title"].split()) >= 6, m
+        assert ("chosen by Ludus" if m["source"] == "ours" else "worked example") in m["title"], m
+    legion = page.evaluate("""() => [...document.querySelectorAll('#board .cm-visitor[data-visitor=legionnaire]')]
+      .map((v) => !!v.querySelector('.cm-pays [data-source]'))""")
+    assert not any(legion), legion
+
+
 def choose(buttons: list[str], placed: int) -> int:
     """A short plan that still reaches every kind of choice: a few traders per phase, then pass."""
     passes = [i for i, b in enumerate(buttons) if b.startswith("Pass")]
@@ -288,6 +308,7 @@ def test_a_whole_game_by_mouse_reads_as_a_board(live, browser, shots):
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(live.url + "/")
     new_table(page, live.url, "Ann")
+    check_value_marks(page)
     seen = play(page, live, shots, "circus-maximus", keyboard=False)
     check_end(page, seen)
     assert seen["shots"] >= 2, "no mid-game or day-summary screenshots"

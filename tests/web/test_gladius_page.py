@@ -208,7 +208,9 @@ def test_forced_moves_are_played_for_the_player_and_marked_unless_the_switch_is_
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    gladius_table(page, live, {"hit_points": 30})
+    # attack optional: with the default (compulsory) rule a forced "No attack" is rarer, and this
+    # test is about forced moves, not about the attack rule
+    gladius_table(page, live, {"hit_points": 30, "attack": "optional"})
     switch = page.locator("#auto-forced")
     assert switch.is_checked()  # on by default
     assert "Play forced moves for me" in page.inner_text("#auto-row")
@@ -263,5 +265,29 @@ def test_forced_moves_are_played_for_the_player_and_marked_unless_the_switch_is_
     page.locator("#moves button.move").first.click()
     page.wait_for_function(f"() => {LAST_ENTRY} > {logged}", timeout=15_000)
     assert page.locator("#log .log-mark[data-mark=auto]").count() == autos_before
+    assert not errors, errors
+    ctx.close()
+
+
+def test_compulsory_attack_offers_no_pass_and_says_why(live, browser):
+    """The default rule (attack = compulsory): holding an attack card, Ann is offered no "No
+    attack", and the prompt says why."""
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    gladius_table(page, live, {"hit_points": 30})
+    deadline = time.time() + 40
+    while time.time() < deadline:
+        prompt = page.locator("#move-prompt")
+        buttons = page.locator("#moves button.move:enabled").all_text_contents()
+        if prompt.count() and prompt.inner_text().startswith("Your attack") and any(
+                b.startswith("Attack") for b in buttons):
+            assert not any(b.startswith("No attack") for b in buttons), buttons
+            assert "No attack is not allowed: attacking is compulsory" in prompt.inner_text()
+            break
+        play_first_of_a_choice(page)
+    else:
+        raise AssertionError("Ann never had an attack to play")
     assert not errors, errors
     ctx.close()

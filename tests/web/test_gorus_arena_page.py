@@ -240,3 +240,51 @@ def test_a_whole_game_with_the_keyboard_alone(live, browser):
     assert moves > 6
     assert page.evaluate(STATE_JS)["over"]
     ctx.close()
+
+
+def test_an_empty_hand_picks_its_refill_from_the_market(live, browser):
+    """With used-cards=leave and refill=choose every hand is empty after round 1: the page says
+    why, offers each market gladiator as a free pick, and logs the pick by name."""
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(live.url + "/")
+    table = page.evaluate("""async () => {
+      const r = await fetch('/api/tables', {method: 'POST', headers: {'content-type': 'application/json'},
+        body: JSON.stringify({game: 'gorus-arena', options: {'used-cards': 'leave', refill: 'choose'}, name: 'Ann',
+          seats: [{kind: 'human'}, {kind: 'bot', bot: 'heuristic'}, {kind: 'bot', bot: 'heuristic'}]})});
+      return await r.json();
+    }""")
+    page.goto(f"{live.url}/t/{table['code']}")
+    page.wait_for_selector("#ga-round")
+    deadline = time.monotonic() + 60
+    picked = None
+    while time.monotonic() < deadline:
+        st = page.evaluate(STATE_JS)
+        if st["dialogOpen"]:
+            page.click("#summary-close")
+            continue
+        picks = [b for b in st["buttons"] if b.startswith("Take ")]
+        if picks:
+            assert "Your hand is empty after drawing: take a gladiator from the market, free (3 still to take)" \
+                in st["choice"], st["choice"]
+            assert all("from the market, free: your hand is empty" in b for b in picks), picks
+            picked = picks[0].removeprefix("Take ").split(" from the market")[0]
+            before = st["log"]
+            page.locator("#moves button.move:enabled").first.click()
+            wait_for_change(page, before)
+            break
+        if st["buttons"]:
+            before = st["log"]
+            page.locator("#moves button.move:enabled").first.click()
+            wait_for_change(page, before)
+        else:
+            page.wait_for_timeout(100)
+    assert picked, "no refill was offered"
+    logged = f"Ann takes {picked} from the market (empty hand)"
+    page.wait_for_function(  # the move log may be folded away: read its entries, not the visible text
+        "(text) => [...document.querySelectorAll('#log li')].some((li) => li.textContent.includes(text))",
+        arg=logged, timeout=10_000)
+    assert not errors, errors
+    ctx.close()

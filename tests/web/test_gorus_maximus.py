@@ -222,16 +222,20 @@ def create_table(page, live, options: dict, name: str = "Tess") -> str:
     return code
 
 
-def expected_cf(card: str) -> tuple[str, bool]:
-    """What the shipped CF table prints on a card: the text and whether the value is ours."""
+def expected_cf(card: str) -> tuple[str, str | None]:
+    """What the shipped CF table prints on a card: the text, and where the value comes from when
+    the rulebook does not print it ("example" or "ours"; None when printed). A value of 0 shows
+    only when it is not printed (then "0" with its mark)."""
     from ludus.games.gorus_maximus.cards import load_cf_table
 
     cf = load_cf_table("")
     rank = int(card[2:])
     if rank == 0:
-        return f"★{cf.preferred_zero}", False
+        return f"★{cf.preferred_zero}", None
     value = cf.by_rank[rank]
-    return ("+" if value > 0 else "−" if value < 0 else "") + str(abs(value)), rank in cf.provisional
+    origin = None if cf.origins[rank] == "printed" else cf.origins[rank]
+    text = ("+" if value > 0 else "−" if value < 0 else "") + str(abs(value))
+    return ("" if text == "0" and origin is None else text), origin
 
 
 def engine_bouts(record) -> tuple[list[int], list[int], list[int]]:
@@ -290,16 +294,16 @@ def test_a_whole_game_shows_cf_on_cards_round_summaries_and_log_marks(live, brow
         # no running Favour without memory aids, ever
         assert page.locator("#favour-so-far, [data-favour]").count() == 0
         for c in page.evaluate(CARDS_JS):
-            text, ours = expected_cf(c["card"])
-            assert (c["cf"] or "") == ("" if text == "0" else text), c
-            assert (c["ours"] is not None) == ours, c
+            text, origin = expected_cf(c["card"])
+            assert (c["cf"] or "") == text, c
+            assert (c["ours"] is not None) == (origin is not None), c
             if c["cf"]:
                 seen_cf.add(c["cf"])
-            if ours:
+            if origin is not None:  # the mark says where the value comes from, per value
                 assert "rulebook" in c["ours"]["title"] and "own Crowd Favour table" in c["ours"]["title"]
-                assert "our choice" in c["ours"]["hidden"]
+                assert ("our choice" if origin == "ours" else "worked examples") in c["ours"]["hidden"]
                 assert "rulebook" in c["label"]
-                ours_notes.add(c["card"][2:])
+                ours_notes.add(f'{c["card"][2:]}:{origin}')
         # the status and the dialog read in one step: the game may end between two separate reads
         status, title = page.evaluate("""() => { const d = document.getElementById('summary-dialog');
           return [document.getElementById('status').textContent, d.open ? d.getAttribute('aria-label') : null]; }""")
@@ -340,7 +344,8 @@ def test_a_whole_game_shows_cf_on_cards_round_summaries_and_log_marks(live, brow
             page.wait_for_timeout(30)
     assert summary_checked and pictured
     assert {"−4", "+2", "+1", "★5"} <= seen_cf, seen_cf
-    assert "11" in ours_notes, ours_notes  # a 4-player deck has 11s, whose value is ours
+    # a 4-player deck has 11s, whose value is ours, and 4s, whose value follows from an example
+    assert {"11:ours", "4:example"} <= ours_notes, ours_notes
     # the game-over view holds the last round in words
     page.wait_for_selector("#champions")
     assert "The last round" in page.inner_text("#summary")

@@ -21,7 +21,8 @@ FOCUSED_ID = "() => document.activeElement && document.activeElement.id"
 
 
 def sections(name: str) -> list[str]:
-    return re.findall(r"^## (.+?)\s*$", how_to_play(name), re.M)
+    """The panel's sections: the game's how-to-play text, then the list of values it does not print."""
+    return [*re.findall(r"^## (.+?)\s*$", how_to_play(name), re.M), "Values not printed in the rulebook"]
 
 
 def shown(page, option: str) -> str:

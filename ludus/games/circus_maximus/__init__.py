@@ -1,4 +1,4 @@
-"""Circus Maximus (Jeffrey D. Allers, 2008): traders queue for favours, tickets and visitors.
+"""Circus Maximus (2008): traders queue for favours, tickets and visitors.
 
 Everything the rest of Ludus needs from this game is declared in :data:`PLUGIN` below
 (see :mod:`ludus.core.plugin`); the parts are loaded only by the layer that uses them.

@@ -1,9 +1,13 @@
 """Card data for Circus Maximus, read from a TOML file and checked entry by entry.
 
-The rulebook prints only some card values, so the numbers live in ``data/cards.toml``
-(guessed ones marked ``provisional``) and a player may load a file of their own. What the
-rules themselves fix (the three venues, the nine favour effects, ranks 1-8) stays in code;
-the file only says how many cards of each kind there are and what they are worth.
+The rulebook prints only some card values, so the numbers live in ``data/cards.toml`` and a
+player may load a file of their own. The shipped file says, per value, where it comes from:
+fields listed under ``example`` follow from a worked example in the rulebook, fields under
+``ours`` are Ludus's choice, every other value is printed. The data classes carry that
+(``sources``), :meth:`CardData.data_values` lists the unprinted values, and the terminal and
+the browser mark them. What the rules themselves fix (the three venues, the nine favour
+effects, ranks 1-8) stays in code; the file only says how many cards of each kind there are
+and what they are worth.
 
 A card set is an int bitmask over card ids; ids of one kind are consecutive, and each kind
 has its own mask, so "how many Senators are left in the deck" is one ``&`` and a popcount.
@@ -22,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 
 from ...core.datafile import MiB, read_text
 from ...core.errors import DataError
+from ...core.provenance import EXAMPLE, OURS, PRINTED, DataValue, Source
 from ...core.tomldata import line_map, line_of, load_toml
 
 __all__ = [
@@ -33,8 +38,10 @@ __all__ = [
     "EXTRA_VISITOR",
     "FAVOUR_KEYS",
     "FAVOUR_NAMES",
+    "FIELD_WORDS",
     "LEGIONNAIRE",
     "LEGIONNAIRE_VISITOR",
+    "MARKS",
     "MOVE_AHEAD",
     "RANK_BOOST",
     "REPLAY_TRADER",
@@ -43,11 +50,14 @@ __all__ = [
     "VENUE_NAMES",
     "CardData",
     "FavourKind",
+    "Sources",
     "TicketKind",
     "VisitorKind",
     "load_cards",
     "parse_cards",
+    "source_of",
     "ticket_key_name",
+    "value_note",
     "venue_name",
 ]
 
@@ -93,6 +103,19 @@ def ticket_key_name(key: str) -> str:
     return f"{venue_name(venue)} {seat}"
 
 
+Sources = tuple[tuple[str, Source], ...]
+"""Where an entry's unprinted values come from: (field, "example" or "ours") pairs; a field
+not listed is printed in the rulebook (or comes from a player's own file)."""
+
+
+def source_of(sources: Sources, field: str) -> Source:
+    """The source of one field of an entry (printed unless listed)."""
+    for name, source in sources:
+        if name == field:
+            return source
+    return PRINTED
+
+
 @dataclass(frozen=True)
 class TicketKind:
     key: str  # "venue:seat"
@@ -100,6 +123,7 @@ class TicketKind:
     seat: str
     coins: int
     count: int
+    sources: Sources = ()
 
 
 @dataclass(frozen=True)
@@ -109,6 +133,7 @@ class VisitorKind:
     coins: int
     count: int
     caesar: bool
+    sources: Sources = ()
 
 
 @dataclass(frozen=True)
@@ -117,6 +142,7 @@ class FavourKind:
     name: str
     coins: int
     count: int
+    sources: Sources = ()  # "pays" (the legionnaire favour's price) is one of its fields
 
 
 @dataclass(frozen=True)
@@ -139,6 +165,7 @@ class CardData:
     venue_ticket_masks: tuple[int, ...]
     caesar_kind: int
     legionnaire_kind: int
+    trader_sources: tuple[Sources, ...] = ((),) * 8  # index rank - 1: where each trader's coins come from
 
     @property
     def all_tickets(self) -> int:
@@ -172,6 +199,67 @@ class CardData:
     def favour_index(key: str) -> int | None:
         return FAVOUR_KEYS.index(key) if key in FAVOUR_KEYS else None
 
+    def data_values(self) -> list[DataValue]:
+        """Every value of this data that the rulebook does not print, with where it comes from
+        (the ``example`` / ``ours`` lists of the file) and a short note why."""
+        out: list[DataValue] = []
+
+        def add(table: str, subject: str, sources: Sources, values: dict[str, object]) -> None:
+            for field, source in sources:
+                note = value_note(table, field, source)
+                out.append(DataValue(f"{subject}: {FIELD_WORDS[table].get(field, field)}",
+                                     str(values[field]), source, note))
+
+        for rank, (coins, sources) in enumerate(zip(self.trader_coins, self.trader_sources, strict=True), 1):
+            add("trader", f"Trader {rank}", sources, {"coins": coins})
+        for t in self.tickets:
+            add("ticket", f"{ticket_key_name(t.key)} ticket", t.sources,
+                {"coins": t.coins, "count": t.count})
+        for v in self.visitors:
+            add("visitor", v.name, v.sources, {"name": v.name, "coins": v.coins, "count": v.count})
+        for f in self.favours:
+            add("favour", f"{f.name} favour", f.sources,
+                {"coins": f.coins, "count": f.count, "pays": self.legionnaire_pays})
+        return out
+
+
+# The marks the terminal and the browser put after an unprinted value.
+MARKS: dict[str, str] = {OURS: "°", EXAMPLE: "*"}
+
+# What a field means, for a DataValue's subject ("Trader 4: coins if kept in hand").
+FIELD_WORDS: dict[str, dict[str, str]] = {
+    "trader": {"coins": "coins if kept in hand"},
+    "ticket": {"coins": "coins when sold", "count": "cards"},
+    "visitor": {"name": "the kind itself", "coins": "coins paid", "count": "cards"},
+    "favour": {"coins": "coins at the end", "count": "cards", "pays": "what a Legionnaire pays with it"},
+}
+# The value fields each table may list under ``example`` / ``ours``.
+_VALUE_FIELDS = {table: tuple(words) for table, words in FIELD_WORDS.items()}
+
+def value_note(table: str, field: str, source: str) -> str:
+    """Why an unprinted value of ``table``'s ``field`` is what it is (empty when we have no note)."""
+    return _NOTES.get((table, field, source), "")
+
+
+# Why a value is what it is, by (table, field, source); in our words (docs/games/circus-maximus.md).
+_NOTES: dict[tuple[str, str, str], str] = {
+    ("trader", "coins", EXAMPLE): "the rulebook's scoring example: traders 6, 3 and 2 kept in hand earn 2 + 1 + 0",
+    ("trader", "coins", OURS): "the rulebook prints only the three ranks of its example; we fill ranks 1-8 "
+                               "as 0 0 1 1 2 2 3 3",
+    ("ticket", "coins", EXAMPLE): "the rulebook's scoring example: a balcony ticket sold to a Senator earns "
+                                  "1 + 6, an arena ticket sold to a Student 2 + 3",
+    ("ticket", "coins", OURS): "the rulebook names box seats but never prices them; we take one more than arena",
+    ("ticket", "count", OURS): "the rulebook counts 18 tickets in all; we split them evenly, two per venue and seat",
+    ("visitor", "coins", EXAMPLE): "the rulebook's scoring example: a Senator pays 6 and a Student 3",
+    ("visitor", "name", OURS): "the rulebook has five kinds of visitor but names only three; this kind is ours",
+    ("visitor", "coins", OURS): "the price of a visitor kind the rulebook does not name",
+    ("visitor", "count", OURS): "the rulebook counts 16 visitors, Caesar among them, in five kinds; "
+                                "we split the other 15 evenly",
+    ("favour", "coins", OURS): "the coins are printed on the cards, not in the rulebook; its scoring example "
+                               "shows one favour, not named, worth 2",
+    ("favour", "count", OURS): "the rulebook counts 18 favour cards of nine kinds; we take two of each",
+}
+
 
 # ------------------------------------------------------------------ reading
 # The file format, one model per table; the models check each entry on its own (types, ranges,
@@ -183,7 +271,9 @@ Count = Annotated[StrictInt, Field(ge=0)]
 class _Entry(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    provisional: StrictBool = False  # a value the rulebook does not print (see the file's header)
+    example: list[StrictStr] = []  # fields whose values follow from a worked example in the rulebook
+    ours: list[StrictStr] = []  # fields whose values are Ludus's choice (see the file's header)
+    provisional: StrictBool = False  # older files: the whole entry is ours (same as listing every field)
 
 
 class TraderEntry(_Entry):
@@ -263,12 +353,36 @@ def parse_cards(text: str, path: str = "<cards>") -> CardData:
     def fail(loc: tuple[str | int, ...], problem: str) -> DataError:
         return DataError(f"{path}, line {line_of(line_map(text), loc)}: {problem}")
 
+    def sources(table: str, i: int, entry: _Entry) -> Sources:
+        """The entry's ``example`` and ``ours`` lists as (field, source) pairs, in field order."""
+        fields = _VALUE_FIELDS[table]
+        for listed in ("example", "ours"):
+            for name in getattr(entry, listed):
+                if name not in fields:
+                    raise fail((table, i, listed), f"{table} {i + 1}: {listed}: {name!r} is not a value of a "
+                                                   f"{table} (one of {', '.join(fields)})")
+        both = set(entry.example) & set(entry.ours)
+        if both:
+            raise fail((table, i, "ours"), f"{table} {i + 1}: ours: {', '.join(sorted(both))} "
+                                           "cannot also be listed under example")
+        out: list[tuple[str, Source]] = []
+        for name in fields:
+            if name == "pays" and getattr(entry, "pays", None) is None:
+                continue
+            if name in entry.example:
+                out.append((name, EXAMPLE))
+            elif name in entry.ours or entry.provisional:
+                out.append((name, OURS))
+        return tuple(out)
+
     # traders: ranks 1..8 exactly once each
     coins_by_rank: dict[int, int] = {}
+    sources_by_rank: dict[int, Sources] = {}
     for i, tr in enumerate(data.trader):
         if tr.rank in coins_by_rank:
             raise fail(("trader", i, "rank"), f"trader {i + 1}: rank: rank {tr.rank} is listed twice")
         coins_by_rank[tr.rank] = tr.coins
+        sources_by_rank[tr.rank] = sources("trader", i, tr)
     missing = [r for r in range(1, 9) if r not in coins_by_rank]
     if missing:
         raise fail(("trader", 0), f"trader: no entry for rank {', '.join(map(str, missing))}")
@@ -278,7 +392,8 @@ def parse_cards(text: str, path: str = "<cards>") -> CardData:
         key = f"{tk.venue}:{tk.seat}"
         if any(t.key == key for t in tickets):
             raise fail(("ticket", i), f"ticket {i + 1}: {key!r} is listed twice")
-        tickets.append(TicketKind(key, VENUE_KEYS.index(tk.venue), tk.seat, tk.coins, tk.count))
+        tickets.append(TicketKind(key, VENUE_KEYS.index(tk.venue), tk.seat, tk.coins, tk.count,
+                                  sources("ticket", i, tk)))
     if sum(t.count for t in tickets) == 0:
         raise fail(("ticket", 0), "ticket: there must be at least one ticket")
 
@@ -286,7 +401,7 @@ def parse_cards(text: str, path: str = "<cards>") -> CardData:
     for i, vi in enumerate(data.visitor):
         if any(v.key == vi.key for v in visitors):
             raise fail(("visitor", i, "key"), f"visitor {i + 1}: key: {vi.key!r} is listed twice")
-        visitors.append(VisitorKind(vi.key, vi.name, vi.coins, vi.count, vi.caesar))
+        visitors.append(VisitorKind(vi.key, vi.name, vi.coins, vi.count, vi.caesar, sources("visitor", i, vi)))
     caesars = [i for i, v in enumerate(visitors) if v.caesar]
     if len(caesars) != 1:
         raise fail(("visitor", caesars[1] if len(caesars) > 1 else 0, "caesar"),
@@ -316,7 +431,8 @@ def parse_cards(text: str, path: str = "<cards>") -> CardData:
     if legion_favour.pays is None:
         raise fail(("favour", legion_at), f"favour {legion_at + 1}: the {LEGIONNAIRE!r} favour needs 'pays' "
                                           f"(what a legionnaire pays with it)")
-    favours = tuple(FavourKind(k, FAVOUR_NAMES[k], by_key[k][1].coins, by_key[k][1].count) for k in FAVOUR_KEYS)
+    favours = tuple(FavourKind(k, FAVOUR_NAMES[k], by_key[k][1].coins, by_key[k][1].count,
+                               sources("favour", *by_key[k])) for k in FAVOUR_KEYS)
 
     t_kind_of, t_masks = _masks([t.count for t in tickets])
     v_kind_of, v_masks = _masks([v.count for v in visitors])
@@ -340,6 +456,7 @@ def parse_cards(text: str, path: str = "<cards>") -> CardData:
         venue_ticket_masks=venue_masks,
         caesar_kind=caesars[0],
         legionnaire_kind=legion[0],
+        trader_sources=tuple(sources_by_rank[r] for r in range(1, 9)),
     )
 
 

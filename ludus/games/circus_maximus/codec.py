@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...core.bits import popcount
 from ...core.errors import RecordError
 from ...core.fields import required, show, whole_number
 from ...core.game import Game
@@ -19,7 +20,10 @@ from .cards import ALL_TRADERS, CardData
 from .options import CircusMaximusOptions
 from .rules import (
     DAYS,
+    T_FAVOUR,
     T_SETUP_VISITORS,
+    T_SPECIAL,
+    T_TICKET,
     T_TICKET_PLAYER,
     T_VISITOR,
     T_VISITOR_CHOICE,
@@ -175,6 +179,7 @@ def position_to_state(game: Game, options: CircusMaximusOptions, rng: Rng | None
     if problem is not None:
         raise RecordError(f"position is inconsistent: {problem}")
     _check_flow(st)
+    _check_setup(st)
     return st
 
 
@@ -240,3 +245,61 @@ def _check_flow(st: CircusMaximusState) -> None:
     if not st.draws and st.pending_visitor < 0 and not any(
             not isinstance(a, Pass) for a in st.legal_actions(st.turn)):
         raise RecordError("position field 'turn': the seat to move can only pass (it would have passed)")
+
+
+def _check_setup(st: CircusMaximusState) -> None:
+    """What the setup table fixes for this player count and day: each day deals as many favour
+    cards as players (from a deck that is never rebuilt), and twice as many tickets as players
+    plus one special-event ticket per day after the first; the starting-player card lies at the
+    villa until phase I is worked off. (The cards a 3-player game sorts out are checked with
+    the flow, and every trader of every seat by ``check_cards``.)"""
+    d, n, stage, day = st.data, st.n, st.stage, st.day
+    gone = 0  # the favours a 3-player game sorts out (one of each kind)
+    if n == 3:
+        for m in d.favour_masks:
+            gone |= m & -m
+    codes = [code for code, _arg in st.draws]
+    dealing = (T_FAVOUR, T_TICKET, T_SPECIAL, T_SETUP_VISITORS)
+    deal = [T_FAVOUR] * n + [T_TICKET] * (2 * n) + [T_SPECIAL] * (day - 1) + [T_SETUP_VISITORS]
+    if stage == 0:
+        if any(c in dealing for c in codes) and codes != deal[len(deal) - len(codes):]:
+            raise RecordError(f"position field 'draws': with {n} players day {day} deals {n} favour cards, "
+                              f"{2 * n} tickets and {day - 1} special-event tickets, in this order")
+        if any(c in dealing for c in codes) and any(c not in dealing for c in codes):
+            raise RecordError("position field 'draws': visitors are drawn only after the day's tickets")
+    elif any(c in dealing for c in codes):
+        raise RecordError("position field 'draws': the day's dealing is over after stage 0")
+    pend_f, pend_t, pend_s = codes.count(T_FAVOUR), codes.count(T_TICKET), codes.count(T_SPECIAL)
+
+    # favour cards: n a day from a deck that is not rebuilt
+    start = popcount(d.all_favours & ~gone)
+    before = min(start, (day - 1) * n)
+    today = n - pend_f if pend_f else min(n, start - before)
+    if popcount(st.fav_deck) != start - before - today:
+        raise RecordError(f"position field 'fav_deck' must hold {start - before - today} favour cards on day "
+                          f"{day} with {n} players (as many are dealt a day as players), "
+                          f"not {popcount(st.fav_deck)}")
+    shown = popcount(st.fav_display)
+    if stage == 0 or (stage == 1 and not st.resolving):
+        if shown != today:
+            raise RecordError(f"position field 'fav_display' must hold the {today} favour cards dealt today "
+                              f"with {n} players, not {shown}")
+    elif stage == 1:
+        if shown > today:
+            raise RecordError(f"position field 'fav_display' holds {shown} favour cards; {today} were dealt today")
+    elif shown:
+        raise RecordError("position field 'fav_display' is empty once the villa has been worked off")
+    if (stage == 0 or (stage == 1 and not st.resolving)) != st.sp_at_villa and not (stage == 1 and st.resolving):
+        raise RecordError("position field 'sp_at_villa': the starting-player card lies at the villa from the "
+                          "deal until phase I is worked off, and only then")
+
+    # tickets: 2n regular ones and day-1 special-event ones from a full deck each day
+    total = popcount(d.all_tickets)
+    regular = 2 * n - pend_t if pend_t else min(2 * n, total)
+    special = day - 1 - pend_s if pend_t or pend_s else min(day - 1, total - regular)
+    if sum(st.setup_counts) != regular:
+        raise RecordError(f"position field 'setup_counts' must count the {regular} regular tickets dealt today "
+                          f"with {n} players, not {sum(st.setup_counts)}")
+    if sum(st.bonus) != special:
+        raise RecordError(f"position field 'bonus' must count the {special} special-event tickets of day {day}, "
+                          f"not {sum(st.bonus)}")

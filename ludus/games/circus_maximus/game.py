@@ -11,6 +11,7 @@ from typing import Any
 
 from ...core.errors import DataError, RecordError
 from ...core.game import Action, Game, SeatView
+from ...core.provenance import DataValue
 from ...core.rng import Rng
 from .actions import action_from_json
 from .cards import CardData, load_cards
@@ -42,6 +43,14 @@ class CircusMaximusGame(Game):
     def cards(self, options: CircusMaximusOptions) -> CardData:
         """The card data these options name (shipped file unless ``cards`` is set)."""
         return load_cards(options.cards or None)
+
+    def data_values(self, options: Any = None) -> list[DataValue]:
+        """The shipped card values the rulebook does not print (from its scoring example, or
+        ours), as ``data/cards.toml`` marks them; a player's own card file lists none."""
+        opts = self.parse_options(options if options is not None else {})
+        if opts.cards:
+            return []
+        return self.cards(opts).data_values()
 
     def _new_state(self, options: CircusMaximusOptions, rng: Rng | None) -> CircusMaximusState:
         state = CircusMaximusState(self, options, rng, self.cards(options))

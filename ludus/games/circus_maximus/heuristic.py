@@ -43,7 +43,7 @@ from .actions import (
 from .cards import FAVOUR_KEYS, VENUE_KEYS, CardData
 from .views import CircusMaximusObservation
 
-__all__ = ["EFFECT_VALUE", "START_CARD_VALUE", "CircusMaximusHeuristic"]
+__all__ = ["EFFECT_VALUE", "START_CARD_VALUE", "CircusMaximusHeuristic", "villa_prizes"]
 
 # What a favour's effect is worth to this bot, on top of the coins printed on it.
 EFFECT_VALUE = {
@@ -51,6 +51,22 @@ EFFECT_VALUE = {
     "replay_trader": 1.5, "ticket_and_visitor": 2.5, "rank_boost": 1.0, "move_ahead": 1.0,
 }
 START_CARD_VALUE = 1.0
+
+
+def villa_prizes(favours: list[float], card_there: bool, reading: str) -> list[float]:
+    """What the traders at the villa win, front first, by what this bot thinks each card worth.
+
+    With ``reading == "extra-pick"`` the starting-player card is one more pick. By the rulebook
+    (``"instead"``) the picks are the favours only, and the front trader also gets the card
+    unless someone chooses it, so it is added to the first prize (with no favours on display
+    the front trader wins just the card).
+    """
+    if reading == "extra-pick":
+        return sorted(favours + ([START_CARD_VALUE] if card_there else []), reverse=True)
+    prizes = sorted(favours, reverse=True) or ([0.0] if card_there else [])
+    if card_there:
+        prizes[0] += START_CARD_VALUE
+    return prizes
 
 _LINE_INDEX = {key: i for i, key in enumerate(LINE_KEYS)}
 _VENUE_INDEX = {key: i for i, key in enumerate(VENUE_KEYS)}
@@ -352,6 +368,9 @@ class CircusMaximusHeuristic(Agent):
         return self._favour_worth(a.favour) + 10
 
     def _score_take_start(self, a: TakeStart) -> float:
+        obs = self.obs
+        if obs.start_card == "instead" and obs.resolving_index == 0:
+            return 10.0  # the front trader gets the card anyway unless someone chooses it
         return START_CARD_VALUE + 10
 
     def _score_take_ticket(self, a: TakeTicket) -> float:
@@ -375,8 +394,8 @@ class CircusMaximusHeuristic(Agent):
         obs = self.obs
         out: Any
         if li == 0:
-            out = sorted([self._favour_worth(k) for k in obs.favour_display]
-                         + ([START_CARD_VALUE] if obs.start_card_at_villa else []), reverse=True)
+            out = villa_prizes([self._favour_worth(k) for k in obs.favour_display], obs.start_card_at_villa,
+                               obs.start_card)
         elif li == 1:
             out = self._forum_ticket_values()
         else:
@@ -541,7 +560,8 @@ class CircusMaximusHeuristic(Agent):
             for i, (s, r, _e) in enumerate(line):
                 if s == self.me and r == a.rank:
                     if li == 0:
-                        slots = len(obs.favour_display) + obs.start_card_at_villa
+                        slots = len(obs.favour_display) + (obs.start_card_at_villa
+                                                           and obs.start_card == "extra-pick")
                     elif li == 1:
                         slots = len(obs.forum)
                     else:

@@ -7,7 +7,6 @@ import { h, replaceChildren, svg } from "/static/common.js";
 
 const PHASE_LINES = { 1: [0], 2: [1], 3: [2, 3, 4] };
 const ROMAN = ["", "I", "II", "III"];
-const OURS_NOTE = "Our value: the rulebook does not print all of this card's values, so this table uses the project's own.";
 const CAESAR_NOTE = "Caesar buys nothing; while he is at a venue, the first trader there may sell a favour card as a seat beside him.";
 
 // ---------------------------------------------------------------- small pieces
@@ -21,15 +20,21 @@ function ticketInfo(data, key) {
   const t = (data.tickets || {})[key];
   if (t) return t;
   const [venue, seat] = String(key).split(":");
-  return { venue, seat: seat || "", seat_name: (seat || "ticket").replace(/^./, (c) => c.toUpperCase()), coins: 0, ours: false };
+  return { venue, seat: seat || "", seat_name: (seat || "ticket").replace(/^./, (c) => c.toUpperCase()), coins: 0, marks: {} };
 }
-function visitorInfo(data, key) { return (data.visitors || {})[key] || { name: key, coins: 0, caesar: false, ours: false }; }
-function favourInfo(data, key) { return (data.favours || {})[key] || { name: key, coins: 0, effect: "", ours: false }; }
+function visitorInfo(data, key) { return (data.visitors || {})[key] || { name: key, coins: 0, caesar: false, marks: {} }; }
+function favourInfo(data, key) { return (data.favours || {})[key] || { name: key, coins: 0, effect: "", marks: {} }; }
 function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
 function coins(n) { return h("span", { class: "cm-coins" }, coinIcon(), plural(n, "coin")); }
-function ours(flag) {
-  return flag ? h("span", { class: "cm-ours-wrap" }, h("span", { class: "cm-ours", title: OURS_NOTE, "aria-hidden": "true" }, "°"),
-    h("span", { class: "visually-hidden" }, " (our value, not printed in the rulebook)")) : null;
+// The mark after one value the rulebook does not print (° ours, * from its worked example), per
+// value as the card file says: the reason in a tooltip, and in words for screen readers.
+function mark(data, item, field) {
+  const m = ((item || {}).marks || {})[field];
+  if (!m) return null;
+  const symbol = (data.marks || {})[m.source] || "°";
+  return h("span", { class: "cm-ours-wrap", "data-source": m.source, "data-field": field },
+    h("span", { class: `cm-ours ${m.source}`, title: m.text, "aria-hidden": "true" }, symbol),
+    h("span", { class: "visually-hidden" }, ` (${m.text})`));
 }
 
 const SEAT_ICONS = {  // seat kinds as small line drawings, so they differ by shape as well as by name
@@ -56,16 +61,16 @@ function ticket(data, key, withVenue = true) {
   icon(SEAT_ICONS[t.seat] || SEAT_ICONS.box, "cm-seat-icon"),
   h("span", { class: "cm-seat", "data-seat": t.seat }, t.seat_name),
   withVenue ? h("span", { class: "cm-venue small" }, venueName(data, t.venue)) : null,
-  h("span", { class: "cm-val" }, `${t.coins}`, ours(t.ours)));
+  h("span", { class: "cm-val" }, `${t.coins}`, mark(data, t, "coins")));
 }
 
 function visitor(data, key, bonus = 0) {
   const v = visitorInfo(data, key);
   return h("span", { class: `cm-visitor${v.caesar ? " caesar" : ""}`, "data-visitor": key,
     title: v.caesar ? CAESAR_NOTE : `${v.name}: pays ${plural(v.coins + bonus, "coin")} for a ticket` },
-  icon(PERSON, "cm-person"), h("span", { class: "cm-name" }, v.name),
+  icon(PERSON, "cm-person"), h("span", { class: "cm-name" }, v.name), mark(data, v, "name"),
   v.caesar ? h("span", { class: "small" }, "buys nothing") :
-    h("span", { class: "cm-pays" }, `pays ${v.coins + bonus}`, ours(v.ours), bonus ? h("span", { class: "cm-bonus-mark" }, ` (+${bonus})`) : null));
+    h("span", { class: "cm-pays" }, `pays ${v.coins + bonus}`, mark(data, v, "coins"), bonus ? h("span", { class: "cm-bonus-mark" }, ` (+${bonus})`) : null));
 }
 
 // A favour card: name, coins at the end and effect in words; compact (another player's card) keeps
@@ -74,7 +79,7 @@ function favour(data, key, compact = false) {
   const f = favourInfo(data, key);
   return h("span", { class: `cm-favour${compact ? " compact" : ""}`, "data-favour": key, title: compact ? f.effect : null },
     h("span", { class: "cm-fav-name" }, f.name),
-    h("span", { class: "cm-fav-worth small" }, `worth ${f.coins}`, ours(f.ours), " at the end"),
+    h("span", { class: "cm-fav-worth small" }, `worth ${f.coins}`, mark(data, f, "coins"), " at the end"),
     f.effect && !compact ? h("span", { class: "cm-effect" }, f.effect) : null);
 }
 
@@ -128,7 +133,7 @@ function choiceSentence(data, obs, you, seatName) {
       return `${lead}choose the venue where the drawn visitor, ${v.caesar ? "Caesar" : `a ${v.name} (pays ${v.coins})`}, goes.`;
     }
     case "villa":
-      return `${lead}${trader}, at the front of Caesar's Villa, picks${again} a favour card or the starting-player card (its holder begins the next phases).`;
+      return `${lead}${trader}, at the front of Caesar's Villa, picks${again} a favour card or the starting-player card (its holder begins the next phases)${obs.start_card === "instead" && obs.start_card_at_villa ? "; if nobody chooses that card, the first trader in line gets it" : ""}.`;
     case "forum":
       return `${lead}${trader}, at the front of the Forum Romanum, picks${again} one ticket; a ticket earns coins only once it is sold at its venue in phase III.`;
     case "venue":
@@ -208,7 +213,8 @@ function legend(data, seatName, obs) {
       }), " — the number is what the ticket earns when sold; the visitor pays on top."),
       h("li", {}, visitor(data, "senator"), " A visitor at a venue and the coins he pays; a special event makes every visitor there pay more that day."),
       h("li", {}, coins(1), " Coins win the game: each day, sold tickets plus their visitors' pay, plus the coins of traders left in hand; at the end, the favour cards in hand."),
-      h("li", {}, h("span", { class: "cm-ours" }, "°"), " Our value: the rulebook does not print it (the card's coins or how many there are), so this table uses the project's own."),
+      h("li", {}, h("span", { class: "cm-ours ours" }, (data.marks || {}).ours || "°"), " Our value: the rulebook does not print it, so Ludus chose it. ",
+        h("span", { class: "cm-ours example" }, (data.marks || {}).example || "*"), " Not printed either, but it follows from the rulebook's scoring example. Point at a mark to see why. How many cards of each kind there are is ours too (the rulebook gives only the totals)."),
       obs && obs.caesar_variant ? h("li", {}, visitor(data, "caesar"), ` ${CAESAR_NOTE}`) : null));
   return box;
 }
@@ -239,7 +245,7 @@ function playerPanels(data, obs, seatName, you) {
     h("div", { class: "cm-row" }, h("span", { class: "cm-label" }, "Traders in hand"),
       hand.length ? h("span", { class: "cm-hand", role: "list" }, hand.map((r) => h("span", { class: "cm-mini", role: "listitem",
         title: `Rank ${r}: earns ${(((data.traders || [])[r - 1] || {}).coins) || 0} if still in hand at scoring` },
-      token(data, seat, r, r, seatName), h("span", { class: "cm-mini-coins small" }, `${(((data.traders || [])[r - 1] || {}).coins) || 0}`, ours(((data.traders || [])[r - 1] || {}).ours)))))
+      token(data, seat, r, r, seatName), h("span", { class: "cm-mini-coins small" }, `${(((data.traders || [])[r - 1] || {}).coins) || 0}`, mark(data, (data.traders || [])[r - 1], "coins")))))
         : h("span", { class: "muted" }, "none")),
     h("div", { class: "cm-row" }, h("span", { class: "cm-label" }, "Favour cards"),
       (obs.favours[seat] || []).length ? h("span", { class: "cm-favs" }, obs.favours[seat].map((k) => favour(data, k, seat !== you))) : h("span", { class: "muted" }, "none")),

@@ -807,7 +807,10 @@ class CircusMaximusState(State[CircusMaximusOptions]):
 
     def _items_left(self, li: int) -> bool:
         if li == VILLA:
-            return bool(self.fav_display) or self.sp_at_villa
+            # by the rulebook the card is chosen instead of a favour: once the favours are gone
+            # the villa is done (the card, if nobody chose it, goes to the front trader in
+            # _finish_line); the "extra-pick" reading keeps it as one more item to pick
+            return bool(self.fav_display) or (self.sp_at_villa and self.options.start_card == "extra-pick")
         if li == FORUM:
             return bool(self.forum)
         return bool(self._sellable(li - 2))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
@@ -10,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ...core.game import Action, Game, SeatView
+from ...core.provenance import EXAMPLE, OURS, SOURCE_TEXT, Source
 from ...core.terminal import TerminalAdapter
 from .actions import (
     LINE_KEYS,
@@ -23,8 +25,10 @@ from .actions import (
     favour_name,
     visitor_name,
 )
-from .cards import VENUE_KEYS, CardData, ticket_key_name
+from .cards import MARKS, VENUE_KEYS, CardData, source_of, ticket_key_name
 from .game import GAME
+from .narration import narrate_any
+from .options import START_CARD_READINGS
 from .views import CircusMaximusObservation
 
 __all__ = ["ADAPTER", "SEAT_STYLES", "CircusMaximusAdapter", "seat_text", "trader_text"]
@@ -43,18 +47,46 @@ def trader_text(seat: int, rank: int, eff: int, names: list[str], current: bool 
     return Text(label, style=style)
 
 
+class _Marker:
+    """Marks the card values the rulebook does not print (° ours, * from its worked example) as
+    the shipped card file says, and remembers which marks a drawing used for its footnote. A
+    player's own card file is theirs: nothing of it is marked."""
+
+    def __init__(self, shipped: bool) -> None:
+        self.shipped = shipped
+        self.used: set[Source] = set()
+
+    def __call__(self, sources: Any, field: str) -> str:
+        source = source_of(sources, field) if self.shipped else "printed"
+        if source not in MARKS:
+            return ""
+        self.used.add(source)
+        return MARKS[source]
+
+    def footnote(self) -> str:
+        """One line: each mark used and what it means."""
+        said = " · ".join(f"{MARKS[m]} {SOURCE_TEXT[m]}" for m in (OURS, EXAMPLE) if m in self.used)
+        return f"{said} (ludus games circus-maximus lists them with the reasons)"
+
+
 class CircusMaximusAdapter(TerminalAdapter):
     game_name = "circus-maximus"
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--caesar", action="store_true",
                             help="experienced variant: Caesar among the visitors (a favour may be sold as a seat)")
+        parser.add_argument("--start-card", choices=START_CARD_READINGS, default=None,
+                            help="the starting-player card at the villa: taken 'instead' of a favour "
+                                 "(the rulebook; unchosen it goes to the first trader in line) or an "
+                                 "'extra-pick' after the favours")
         parser.add_argument("--cards", metavar="FILE", help="card-data TOML file instead of the shipped one")
 
     def options_from_args(self, args: argparse.Namespace) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if getattr(args, "caesar", False):
             out["caesar"] = True
+        if getattr(args, "start_card", None):
+            out["start_card"] = args.start_card
         if getattr(args, "cards", None):
             out["cards"] = args.cards
         return out
@@ -87,16 +119,29 @@ class CircusMaximusAdapter(TerminalAdapter):
     def describe_action(self, seat_name: str, action: Action) -> str:
         return f"{seat_name}: {action.label}"
 
+    def narrate(self, before: Any, after: Any, entries: Sequence[tuple[int, Action | str]],
+                seat_names: list[str]) -> list[str]:
+        """Picks and what they are worth, sales and what they earned, the villa's outcome, the
+        lines being worked off, each day's deal and scoring (see :mod:`.narration`)."""
+        if not isinstance(after, CircusMaximusObservation):
+            return []
+        return narrate_any(before, after, entries, seat_names, self._cards(after))
+
     # ----------------------------------------------------------------- drawing
     def render(self, console: Console, view: SeatView, seat_names: list[str], *, you: bool = True) -> None:
-        self._table(console, view.observation, seat_names, view.seat, GAME.cards(view.options))
+        self._table(console, view.observation, seat_names, view.seat, GAME.cards(view.options), you=you)
 
     def render_spectator(self, console: Console, observation: Any, seat_names: list[str]) -> None:
         self._table(console, observation, seat_names, None, None)
 
+    @staticmethod
+    def _cards(obs: CircusMaximusObservation) -> CardData:
+        return GAME.cards(GAME.parse_options({"players": obs.players, "cards": obs.cards}))
+
     def _table(self, console: Console, obs: CircusMaximusObservation, names: list[str], me: int | None,
-               cards: CardData | None) -> None:
-        cards = cards or GAME.cards(GAME.parse_options({"players": obs.players, "cards": obs.cards}))
+               cards: CardData | None, *, you: bool = True) -> None:
+        cards = cards or self._cards(obs)
+        mark = _Marker(shipped=not obs.cards)
         head = Text(f"Day {obs.day} of 3 · Phase {obs.phase_name}", style="bold")
         if obs.resolving:
             head.append(f" · choosing at {LINE_NAMES[LINE_KEYS.index(obs.resolving_line)]}")
@@ -113,15 +158,17 @@ class CircusMaximusAdapter(TerminalAdapter):
         for li, key in enumerate(LINE_KEYS):
             stock = Text()
             if li == 0:
-                parts = [favour_name(k) + f" ({self._fcoins(cards, k)})" for k in obs.favour_display]
+                parts = [favour_name(k) + f" ({self._fcoins(cards, k, mark)})" for k in obs.favour_display]
                 if obs.start_card_at_villa:
                     parts.append("starting-player card")
                 stock.append(", ".join(parts) or "—")
             elif li == 1:
-                stock.append(", ".join(f"{ticket_key_name(t)} ({self._tcoins(cards, t)})" for t in obs.forum) or "—")
+                stock.append(", ".join(f"{ticket_key_name(t)} ({self._tcoins(cards, t, mark)})"
+                                       for t in obs.forum) or "—")
             else:
                 v = li - 2
-                names_here = [visitor_name(k) + ("" if k == "caesar" else f" {self._vcoins(cards, k)}")
+                names_here = [self._vname(cards, k, mark)
+                              + ("" if k == "caesar" else f" {self._vcoins(cards, k, mark)}")
                               for k in obs.venues[v]]
                 stock.append(", ".join(names_here) or "—")
                 if obs.bonus[v]:
@@ -143,36 +190,48 @@ class CircusMaximusAdapter(TerminalAdapter):
         for s in range(obs.players):
             name = seat_text(s, names)
             if s == me:
-                name.append(" (you)")
+                name.append(" (you)" if you else " (this view)")
             if obs.phase in (1, 2, 3) and not obs.resolving and obs.passed[s]:
                 name.append(" passed", style="dim")
             hand = " ".join(str(r) for r in obs.hands[s]) or "—"
-            favs = ", ".join(f"{favour_name(k)} ({self._fcoins(cards, k)})" for k in obs.favours[s]) or "—"
-            tickets = ", ".join(f"{ticket_key_name(t)} ({self._tcoins(cards, t)})" for t in obs.tickets[s]) or "—"
+            favs = ", ".join(f"{favour_name(k)} ({self._fcoins(cards, k, mark)})" for k in obs.favours[s]) or "—"
+            tickets = ", ".join(f"{ticket_key_name(t)} ({self._tcoins(cards, t, mark)})" for t in obs.tickets[s]) or "—"
             sold = ", ".join(f"{self._what(w)}→{visitor_name(v)} {c}" for w, v, c in obs.sales[s]) or "—"
             coins = str(obs.scores[s])
             if obs.day_scores:
                 coins += " (" + " + ".join(str(d[s]) for d in obs.day_scores) + ")"
             people.add_row(name, hand, favs, tickets, sold, coins)
         console.print(people)
+        if mark.used:
+            console.print(Text(mark.footnote(), style="dim"))
 
     @staticmethod
     def _what(what: str) -> str:
         return favour_name(what[7:]) + " as seat" if what.startswith("favour:") else ticket_key_name(what)
 
     @staticmethod
-    def _fcoins(cards: CardData, key: str) -> int:
-        return cards.favours[cards.favour_index(key)].coins  # type: ignore[index]
+    def _fcoins(cards: CardData, key: str, mark: _Marker) -> str:
+        f = cards.favours[cards.favour_index(key)]  # type: ignore[index]
+        return f"{f.coins}{mark(f.sources, 'coins')}"
 
     @staticmethod
-    def _tcoins(cards: CardData, key: str) -> int:
+    def _tcoins(cards: CardData, key: str, mark: _Marker) -> str:
         i = cards.ticket_index(key)
-        return cards.tickets[i].coins if i is not None else 0
+        if i is None:
+            return "0"
+        return f"{cards.tickets[i].coins}{mark(cards.tickets[i].sources, 'coins')}"
 
     @staticmethod
-    def _vcoins(cards: CardData, key: str) -> int:
+    def _vcoins(cards: CardData, key: str, mark: _Marker) -> str:
         i = cards.visitor_index(key)
-        return cards.visitors[i].coins if i is not None else 0
+        if i is None:
+            return "0"
+        return f"{cards.visitors[i].coins}{mark(cards.visitors[i].sources, 'coins')}"
+
+    @staticmethod
+    def _vname(cards: CardData, key: str, mark: _Marker) -> str:
+        i = cards.visitor_index(key)
+        return visitor_name(key) + ("" if i is None else mark(cards.visitors[i].sources, "name"))
 
     def render_final(self, console: Console, observation: Any, scores: list[float],
                      winners: list[int], seat_names: list[str]) -> None:

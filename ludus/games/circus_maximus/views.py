@@ -32,6 +32,7 @@ class CircusMaximusObservation(Observation):
     seat: int | None
     players: int
     caesar_variant: bool
+    start_card: str  # the start_card option: how the starting-player card is won at the villa
     cards: str  # the card-data option ("" = shipped file), so a viewer can look up card values
     day: int
     phase: int  # 0 dealing, 1-3 placement/resolution phases, 4 over
@@ -100,6 +101,7 @@ def observe(st: CircusMaximusState, seat: int | None) -> CircusMaximusObservatio
         "seat": seat,
         "players": n,
         "caesar_variant": st.options.caesar,
+        "start_card": st.options.start_card,
         "cards": st.options.cards,
         "day": st.day,
         "phase": st.stage,

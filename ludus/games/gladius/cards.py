@@ -36,7 +36,7 @@ from ...core.memo import BoundedMemo
 from ...core.tomldata import line_map, line_of, load_toml
 
 __all__ = [
-    "BUILTIN_SETS", "DATA_DIR", "DEFENCES", "MAX_COUNT", "MAX_SET_SIZE", "SET_KINDS", "SHARED_ID",
+    "BUILTIN_SETS", "DATA_DIR", "DEFENCES", "MAX_COUNT", "MAX_SET_SIZE", "OURS_SETS", "SET_KINDS", "SHARED_ID",
     "Card", "CardSet", "CardSetError", "Catalogue", "SetFileModel",
     "builtin_catalogue", "load_catalogue", "parse_set", "read_set_file", "split_paths",
 ]
@@ -49,6 +49,12 @@ DEFENCES = ("block", "evade")
 BUILTIN_SETS = ("secutor", "retiarius", "thracian", "murmillo", "dimachaeri", "samnite",
                 "postulati", "lion")
 """Built-in fighter sets in display order (the lion is the project's example animal)."""
+OURS_SETS: dict[str, str] = {
+    "lion": "the rulebook suggests animal opponents with their own cards, hit points and mini-hands "
+            "but prints none; the Lion is Ludus's own example",
+}
+"""Built-in sets that the rulebook does not print (every value in them is ours), with why. All
+other built-in sets are printed card for card; a player's own files are theirs, not listed."""
 
 DATA_DIR = Path(__file__).with_name("data")
 _ID_PATTERN = r"^[a-z][a-z0-9_-]{0,31}$"

@@ -279,6 +279,7 @@ def _check_position(st: GladiusState) -> None:
         raise RecordError(f"position phase {name!r} belongs to solo play")
     if p == SKIP and not st.skip[st.active]:
         raise RecordError("position phase 'skip': the active fighter must be the one that skips a turn")
+    _check_setup(st)
     limit = o.hand_limit
     if p not in (FIRST, DEAL) and not (p == RESHUFFLE and st.resume == DEAL):
         hands = [h.bit_count() for h in st.hands]
@@ -288,3 +289,57 @@ def _check_position(st: GladiusState) -> None:
             raise RecordError(f"position phase {name!r} does not fit the active fighter's hand size")
     elif max(h.bit_count() for h in st.hands) > o.starting_hand:
         raise RecordError("position field 'hands': more cards than the deal gives")
+
+
+def _check_setup(st: GladiusState) -> None:
+    """What the rulebook's setup and card lists fix: who moves first (the Retiarius), how the
+    opening cards are dealt (one at a time, alternately), and that every card on the table, in a
+    lock-out or in the last exchange is one the fighter who played it may use. Hit points within
+    each fighter's maximum, the hand limit and the deck's composition are checked elsewhere."""
+    s, p = st.setup, st.phase
+    by_rule = st._first_by_rule()
+    if st.first >= 0 and by_rule >= 0 and st.first != by_rule:
+        raise RecordError(f"position field 'first': the rules give the first turn to fighter {by_rule + 1} "
+                          f"(option first = {st.options.first})")
+    if p in (FIRST, DEAL) or (p == RESHUFFLE and st.resume == DEAL):
+        if st.discard or st.pending >= 0:
+            raise RecordError("position field 'hands': during the deal every card is in a hand or in the deck")
+        sizes = [h.bit_count() for h in st.hands]
+        if st.solo:
+            want = [st.dealt, 0]
+        else:
+            lead = max(st.first, 0)
+            want = [0, 0]
+            want[lead], want[1 - lead] = (st.dealt + 1) // 2, st.dealt // 2
+        # a draw from an empty deck is skipped (tiny user sets), so only a deck with cards left
+        # proves that every card dealt so far reached its hand
+        if sizes != want and (st.pile or any(a > b for a, b in zip(sizes, want))):
+            raise RecordError(f"position field 'hands': {st.dealt} cards dealt one at a time from fighter "
+                              f"{max(st.first, 0) + 1} give hands of {want[0]} and {want[1]}, not {sizes[0]} "
+                              f"and {sizes[1]}")
+    if st.pending >= 0:
+        k = st.pending
+        if not s.kinds[k].is_attack or k not in s.usable[st.active]:
+            raise RecordError(f"position field 'table': {s.keys[k]} is not an attack the attacking fighter "
+                              f"(fighter {st.active + 1}) may use")
+    for field, pair, attack in (("last_attack", st.last_attack, True), ("last_defence", st.last_defence, False)):
+        if pair is not None and pair[1] >= 0:
+            side, k = pair
+            c = s.kinds[k]
+            if (c.is_attack if attack else c.is_defence) is False or k not in s.usable[side]:
+                kind = "an attack" if attack else "a defence"
+                raise RecordError(f"position field {field!r}: {s.keys[k]} is not {kind} fighter {side + 1} may use")
+    for side, k in enumerate(st.lock):
+        if k >= 0 and not _locks(s, side, k):
+            raise RecordError(f"position field 'lock': {s.keys[k]} does not bar fighter {side + 1}'s next attack "
+                              "(only its own Evade or a card such as Wild Swing does)")
+    if st.barred >= 0 and not _locks(s, st.active, st.barred):
+        raise RecordError(f"position field 'barred': {s.keys[st.barred]} does not bar fighter "
+                          f"{st.active + 1}'s attack")
+
+
+def _locks(s: Setup, side: int, k: int) -> bool:
+    """Whether card kind ``k`` played by fighter ``side`` bars its next attack: an Evade it
+    defended with, or an attack of its own with ``no_attack_next_turn``."""
+    c = s.kinds[k]
+    return k in s.usable[side] and (c.is_evade or (c.is_attack and c.no_attack_next_turn))

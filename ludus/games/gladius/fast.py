@@ -51,7 +51,9 @@ def why_illegal(self: GladiusState, action: Action, seat: int) -> str | None:
     # fast path for the common legal moves
     if t is Attack and p == ATTACK and seat == self.active:
         if action.card is None:  # type: ignore[attr-defined]
-            return None
+            if not self.compulsory or self.barred >= 0 or not self.hands[seat] & self.setup.attack_phys[seat]:
+                return None
+            return self._plain_why_illegal(action, seat)
         k = self.setup.index.get(action.card)  # type: ignore[attr-defined]
         if (k is not None and self.barred < 0 and self.hands[seat] & self.setup.kind_mask[k]
                 & self.setup.attack_phys[seat]):

@@ -12,8 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.game import Action, Game, SeatView, State
+from ...core.provenance import OURS, DataValue
 from ...core.rng import Rng
 from .actions import action_from_json
+from .cards import OURS_SETS
 from .codec import position_to_state
 from .options import GladiusOptions
 from .rules import GladiusState, Setup, build_setup, illegal_reason
@@ -51,6 +53,39 @@ class GladiusGame(Game):
     def _state_from_position(self, options: GladiusOptions, rng: Rng | None, data: Any) -> State:
         return position_to_state(self, options, rng, data)
 
+    def data_values(self, options: Any = None) -> list[DataValue]:
+        """The values of the sets in play that the rulebook does not print: those of the Lion
+        (``OURS_SETS``), when it fights. The seven gladiator sets, their 10 hit points, the
+        shared cards, the starting hand of 2, the hand limit of 5 and the solo mini-hands of 2
+        and 3 are all printed; a player's own card-set file is theirs and not listed."""
+        opts = self.parse_options(options if options is not None else {})
+        setup = build_setup(opts)
+        out: list[DataValue] = []
+        seen: set[str] = set()
+        for side in setup.sides:
+            why = OURS_SETS.get(side.id)
+            if why is None or side.id in seen:
+                continue
+            seen.add(side.id)
+            name = side.name
+            out.append(DataValue(f"{name}: the whole set", f"{side.size} cards", OURS, why))
+            if not opts.hit_points:  # else the option's number applies
+                out.append(DataValue(f"{name}: hit points", str(side.hit_points), OURS,
+                                     "tougher than a gladiator's printed 10"))
+            if not opts.solo_defence_hand:
+                out.append(DataValue(f"{name}: solo defence mini-hand", str(side.solo_defence_hand), OURS,
+                                     "the solo rules use 2 and allow 1 to 3 depending on the type"))
+            if not opts.solo_attack_hand:
+                out.append(DataValue(f"{name}: solo attack mini-hand", str(side.solo_attack_hand), OURS,
+                                     "the solo rules use 3 and allow 1 to 3 depending on the type"))
+            shared = setup.catalogue.shared.cards
+            usable = ", ".join(c.name for c in shared if side.may_use_shared(c.name)) or "none"
+            out.append(DataValue(f"{name}: shared cards it may use", usable, OURS,
+                                 "an animal does not kick, parry or disarm"))
+            for c in side.cards:
+                out.append(DataValue(f"{name}: {c.name}", f"{c.count} × {c.effect()}", OURS, ""))
+        return out
+
     def action_from_json(self, data: Any) -> Action:
         return action_from_json(data)
 
@@ -65,7 +100,8 @@ class GladiusGame(Game):
         return illegal_reason(setup, phase=phase, side=view.seat, held=held, hand_size=len(obs.hand),
                               hand_limit=obs.hand_limit,
                               barred=-1 if obs.barred is None else setup.index[obs.barred],
-                              pending=-1 if obs.table is None else setup.index[obs.table], action=action)
+                              pending=-1 if obs.table is None else setup.index[obs.table], action=action,
+                              compulsory=view.options.attack == "compulsory")
 
     def sample_state(self, view: SeatView, rng: Rng) -> State:
         return sample_state(self, view, rng)

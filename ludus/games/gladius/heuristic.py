@@ -4,13 +4,15 @@ It counts cards: from its view it knows which cards are still unaccounted for (n
 hand, not discarded, not on the table, not known to be in the opponent's hand), so it can
 estimate how likely the opponent is to hold a card that stops a given attack: only the
 cards the opponent's *type* may use count. It attacks where the blow is least likely to be
-stopped (draining defences with cheap attacks when a stop is likely), keeps Immobilize for
+stopped (draining defences with cheap attacks when a stop is likely; passing only where the
+rules allow it, see option ``attack``), keeps Immobilize for
 when the extra turn pays off, saves its defence cards for big or lethal blows, prefers a
 Block to an Evade (an Evade costs the next attack), and discards the cards it cannot use.
 """
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from math import comb
 from typing import Any
@@ -173,6 +175,10 @@ class GladiusHeuristic(Agent):
         best: Action = legal[-1]
         if not cards:
             return best
+        # with the attack compulsory "no attack" is not offered (legal[-1] is then a card): the
+        # best-valued card is played however low its value
+        may_pass = best.card is None  # type: ignore[attr-defined]
+        best_value = 0.1 if may_pass else -math.inf
         opp_hp = obs.hit_points[1 - me]
         damage_cards = [c for _, c in cards if c.damage]
         # what each attack is worth if it lands (gain) and if it is stopped (foiled)
@@ -188,8 +194,7 @@ class GladiusHeuristic(Agent):
             if c.no_attack_next_turn:
                 gain -= 1.5
             scored.append((action, c, gain, 0.6 - 0.15 * c.damage))
-        best_value = 0.1
-        if len(scored) == 1:
+        if len(scored) == 1 and may_pass:
             # the value (1 - p) * gain + p * foiled lies between gain and foiled whatever the
             # chance p of a stop, so when both beat the bar (or both miss it) by far more than
             # rounding, the choice is made without counting cards

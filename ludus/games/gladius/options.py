@@ -40,6 +40,9 @@ class GladiusOptions:
                                 "otherwise fighter 1", choices=("auto", "fighter1", "fighter2", "random"))
     mirror: str = option("twice", "mirror match (same type twice): its card set enters the deck twice "
                                   "(one per fighter) or once", choices=("twice", "once"))
+    attack: str = option("compulsory", "the attack step: compulsory = a fighter holding an attack card it may "
+                                       "play must play one (the rulebook's wording); optional = it may always "
+                                       "pass", choices=("compulsory", "optional"), legacy="optional")
     reshuffle: bool = option(True, "when the deck runs out, shuffle the discards into a new deck; if off, "
                                    "the game ends then and more hit points wins")
     hit_points: int = option(0, "starting hit points of both fighters; 0 = each type's own (10 for gladiators)",

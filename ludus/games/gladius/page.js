@@ -10,10 +10,19 @@ function info(data, key) {
 
 function cardName(data, key) { return key ? info(data, key).name : "—"; }
 
+// The mark on a card or fighter the rulebook does not print (the Lion, Ludus's own example): the
+// reason in a tooltip, and in words for screen readers.
+function oursMark(why) {
+  if (!why) return null;
+  const text = `not in the rulebook: ${why}`;
+  return h("span", { class: "gl-ours", "data-source": "ours", title: text },
+    h("span", { "aria-hidden": "true" }, "✱"), h("span", { class: "visually-hidden" }, ` (${text})`));
+}
+
 function card(data, key, extra) {
   if (!key) return h("span", { class: "muted" }, "—");
   const c = info(data, key);
-  return h("span", { class: "gcard", "data-card": key }, h("strong", {}, c.name),
+  return h("span", { class: "gcard", "data-card": key }, h("strong", {}, c.name), oursMark(c.ours),
     c.effect ? h("span", { class: "effect" }, c.effect) : null, extra || null);
 }
 
@@ -47,7 +56,8 @@ function fighter(obs, seat, seatName, data) {
   if (obs.barred && obs.active === seat && obs.phase === "attack") flags.push(`may not attack this turn (after ${cardName(data, obs.barred)} last turn)`);
   const you = obs.seat === seat;
   return h("div", { class: `fighter ${obs.active === seat && !obs.end ? "active" : ""}`, id: `fighter-${seat}` },
-    h("h3", {}, `${Who(obs, seat, seatName)} — ${obs.names[seat]}`, you ? h("span", { class: "badge" }, "you") : null),
+    h("h3", {}, `${Who(obs, seat, seatName)} — ${obs.names[seat]}`,
+      oursMark(((data.fighters || {})[obs.fighters[seat]] || {}).ours), you ? h("span", { class: "badge" }, "you") : null),
     h("meter", { min: 0, max, value: hp, low: Math.ceil(max / 3), optimum: max, "aria-label": `${who(obs, seat, seatName)}: hit points` }),
     h("p", {}, h("strong", { class: "hp" }, `${hp} / ${max} hit points`),
       obs.solo && seat === 1 ? null : ` · ${obs.hand_sizes[seat]} card${obs.hand_sizes[seat] === 1 ? "" : "s"} in hand`),
@@ -163,11 +173,18 @@ function board(root, data, obs, seatName, live) {
       + (obs.turn_limit ? ` · the game ends after turn ${obs.turn_limit}` : "")));
 }
 
-function prompt(data, obs) {
+function prompt(data, obs, legal) {
   if (obs.phase === "attack" && obs.barred) {
     const b = info(data, obs.barred);
     return b.defence === "evade" ? `You may not attack this turn: you evaded with ${b.name} last turn.`
       : `You may not attack this turn: your ${b.name} last turn costs this attack.`;
+  }
+  // with the option attack = compulsory (the rulebook's reading) the server offers no "No attack"
+  // while the fighter holds an attack card it can play
+  const mayPass = (legal || []).some((m) => m.action && "attack" in m.action && m.action.attack === null);
+  if (obs.phase === "attack" && !mayPass) {
+    return "Your attack: play one of your attack cards. No attack is not allowed: attacking is compulsory "
+      + "while you hold an attack card you can play.";
   }
   if (obs.phase === "attack") return "Your attack: play an attack card, or no attack.";
   if (obs.phase === "defend") return "You are attacked: answer with a defence card, or take the blow.";
@@ -191,7 +208,7 @@ function moves(root, ctx) {
   const blocked = [...why.entries()].map(([key, reason]) =>
     h("li", { "data-card": key }, h("strong", {}, cardName(ctx.data, key)), ` — ${sentence(reason)}`));
   replaceChildren(root, h("h2", {}, "Your moves"),
-    prompt(ctx.data, obs) ? h("p", { id: "move-prompt" }, prompt(ctx.data, obs)) : null,
+    prompt(ctx.data, obs, view.legal) ? h("p", { id: "move-prompt" }, prompt(ctx.data, obs, view.legal)) : null,
     h("div", { class: "legal-list" }, view.legal.map((m) => h("button", { type: "button", class: "move",
       disabled: ctx.pending, onclick: () => ctx.act(m.action) }, moveLabel(ctx.data, m)))),
     blocked.length && obs.phase !== "discard" ? [h("h3", { class: "small" }, "Not possible now"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import builtin_catalogue
+from .cards import OURS_SETS, builtin_catalogue
 
 __all__ = ["page_data"]
 
@@ -16,11 +16,13 @@ def page_data() -> dict[str, Any]:
     cards = {}
     fighters = {}
     for card_set in (cat.shared, *cat.fighters.values()):
+        # ours: why a set the rulebook does not print (the Lion) is marked on the page, else ""
+        ours = OURS_SETS.get(card_set.id, "")
         if card_set is not cat.shared:
-            fighters[card_set.id] = {"name": card_set.name, "hit_points": card_set.hit_points}
+            fighters[card_set.id] = {"name": card_set.name, "hit_points": card_set.hit_points, "ours": ours}
         for c in card_set.cards:
             # the numbers let the page say what an exchange did ("3 damage", "immobilized")
             cards[c.key] = {"name": c.name, "type": c.type, "effect": c.effect(), "set": c.set_id,
                             "damage": c.damage, "immobilize": c.immobilize, "defence": c.defence,
-                            "no_attack_next_turn": c.no_attack_next_turn}
+                            "no_attack_next_turn": c.no_attack_next_turn, "ours": ours}
     return {"cards": cards, "fighters": fighters}

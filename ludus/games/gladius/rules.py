@@ -2,9 +2,10 @@
 
 The rules as implemented, and every reading of an unclear rule, are in
 ``docs/games/gladius.md``. In short, a turn is Maneuver (draw, discard down to the hand
-limit), Attack (one card or none), Defence (the other fighter answers with one card or
-none) and Hit. Solo play is a one-seat game: the automated opponent of the solo rules has
-no hand and no choices of its own, so its mini-hand draws are chance outcomes and its
+limit), Attack (one card; "no attack" only without a playable attack card, unless option
+``attack`` is ``optional``), Defence (the other fighter answers with one card or none) and
+Hit. Solo play is a one-seat game: the automated opponent of the solo rules has no hand and
+no choices of its own, so its mini-hand draws are chance outcomes and its
 plays are forced chance outcomes fixed by the rules.
 
 Cards are kinds (a :class:`~ludus.games.gladius.cards.Card` with a count); each physical
@@ -72,7 +73,7 @@ from .views import (
     build_observation,
 )
 
-__all__ = ["GladiusState", "Setup", "build_setup", "illegal_reason", "unusable_reason"]
+__all__ = ["GladiusState", "Setup", "build_setup", "illegal_reason", "playable_attack", "unusable_reason"]
 
 
 # ----------------------------------------------------------------------------- setup
@@ -302,11 +303,13 @@ def _low(mask: int) -> int:
 
 # ----------------------------------------------------------------------------- reasons
 def illegal_reason(setup: Setup, *, phase: int, side: int, held: Collection[int], hand_size: int,
-                   hand_limit: int, barred: int, pending: int, action: Action) -> str | None:
+                   hand_limit: int, barred: int, pending: int, action: Action,
+                   compulsory: bool = False) -> str | None:
     """Why fighter ``side`` may not play ``action`` now (player-readable), or None if it may.
 
     Shared by :meth:`GladiusState.why_illegal` and the terminal, which explains every card
-    in hand from the seat's observation alone.
+    in hand from the seat's observation alone. ``compulsory`` is the option ``attack =
+    compulsory``: then "no attack" is refused while ``held`` has an attack the fighter may play.
     """
     t = type(action)
     if t not in PLAYER_ACTIONS:
@@ -324,6 +327,11 @@ def illegal_reason(setup: Setup, *, phase: int, side: int, held: Collection[int]
         return "you are defending: play a defence card, or no defence"
     card = action.card  # type: ignore[attr-defined]
     if card is None:
+        if t is Attack and compulsory and barred < 0:
+            playable = playable_attack(setup, side, held)
+            if playable >= 0:
+                return (f"attacking is compulsory (option attack = compulsory, the rulebook's reading): "
+                        f"you hold {card_label(setup.keys[playable])}, which you can play")
         return None
     k = setup.index.get(card)
     if k is None:
@@ -353,6 +361,16 @@ def illegal_reason(setup: Setup, *, phase: int, side: int, held: Collection[int]
     return None
 
 
+def playable_attack(setup: Setup, side: int, held: Iterable[int]) -> int:
+    """The first kind in ``held`` that is an attack fighter ``side`` may use, or -1 (a lock-out
+    is not looked at here)."""
+    usable, kinds = setup.usable[side], setup.kinds
+    for k in sorted(held):
+        if k in usable and kinds[k].is_attack:
+            return k
+    return -1
+
+
 def unusable_reason(setup: Setup, side: int, k: int) -> str | None:
     """Why fighter ``side`` can never play a card of kind ``k`` (another type's card), or None.
 
@@ -377,6 +395,8 @@ class GladiusState(State[GladiusOptions]):
         super().__init__(game, options, rng)
         self.setup = setup
         self.solo = options.solo
+        self.compulsory = options.attack == "compulsory"
+        """Option ``attack = compulsory``: no "no attack" while an attack card can be played."""
         nk = len(setup.kinds)
         self.phase = DEAL
         self.active = 0
@@ -399,6 +419,15 @@ class GladiusState(State[GladiusOptions]):
         self.last_attack: tuple[int, int] | None = None
         self.last_defence: tuple[int, int] | None = None
         self.last_result = ""
+        # the log's, not the game's: what this state's history holds, kept as it grows so that
+        # a log can tell how an exchange ended that chance settled unseen (a solo opponent's
+        # defence between two recorded moves). Like the history they are not part of a
+        # position (a state loaded from one starts them afresh) and no rule reads them.
+        self.exchanges = 0
+        """Exchanges settled in this state's history (attacks answered or not)."""
+        self.settled: tuple[int, int, int] | None = None
+        """(attacker, attack kind, defence kind or -1) of the last exchange settled in the history:
+        unlike ``last_attack`` it survives the next attack."""
         self.known = [[0] * nk, [0] * nk]
         self.unknown = [0, 0]
         self.end = ""
@@ -408,19 +437,25 @@ class GladiusState(State[GladiusOptions]):
         self._seen_discard: tuple[int, tuple[tuple[str, int], ...]] = (0, ())
         self._seen_known: tuple[tuple[list[int], tuple[str, ...]], ...] = (([0] * nk, ()), ([0] * nk, ()))
 
-    def _start(self) -> None:
-        """Resolve who moves first (or leave it to chance) and begin the deal."""
+    def _first_by_rule(self) -> int:
+        """Who moves first by the options: the Retiarius when exactly one fighter is one (the
+        rulebook), otherwise fighter 1 (ours), or as option ``first`` says; -1 for a coin toss."""
         opt = self.options.first
         if opt == "random":
+            return -1
+        if opt == "fighter1":
+            return 0
+        if opt == "fighter2":
+            return 1
+        ids = [s.id for s in self.setup.sides]
+        return 1 if ids.count("retiarius") == 1 and ids[1] == "retiarius" else 0
+
+    def _start(self) -> None:
+        """Resolve who moves first (or leave it to chance) and begin the deal."""
+        first = self._first_by_rule()
+        if first < 0:
             self.phase = FIRST
             return
-        if opt == "fighter1":
-            first = 0
-        elif opt == "fighter2":
-            first = 1
-        else:
-            ids = [s.id for s in self.setup.sides]
-            first = 1 if ids.count("retiarius") == 1 and ids[1] == "retiarius" else 0
         self.first = first
         self._begin_deal()
 
@@ -449,7 +484,8 @@ class GladiusState(State[GladiusOptions]):
             if self.barred >= 0:
                 return [NO_ATTACK]
             out = s.kind_actions(s.attack_actions, hand & s.attack_phys[seat])
-            out.append(NO_ATTACK)
+            if not out or not self.compulsory:
+                out.append(NO_ATTACK)
             return out
         if p == DEFEND:
             m = hand & s.defence_phys[seat]
@@ -466,7 +502,8 @@ class GladiusState(State[GladiusOptions]):
         hand = self.hands[seat] if 0 <= seat <= 1 else 0
         return illegal_reason(self.setup, phase=p, side=seat, held=set(self.setup.kinds_in(hand)),
                               hand_size=popcount(hand), hand_limit=self.options.hand_limit,
-                              barred=self.barred, pending=self.pending, action=action)
+                              barred=self.barred, pending=self.pending, action=action,
+                              compulsory=self.compulsory)
 
     # the fast paths (fast.py): bound here as methods, so they cost no extra call
     why_illegal = fast_why_illegal
@@ -626,6 +663,8 @@ class GladiusState(State[GladiusOptions]):
     def _resolve(self, defender: int, defence: int) -> None:
         """End of the Defence and Hit phases: apply the blow if unanswered, clear the table."""
         s = self.setup
+        self.exchanges += 1
+        self.settled = (1 - defender, self.pending, defence)
         if defence < 0:
             atk = s.kinds[self.pending]
             self.hp[defender] = max(0, self.hp[defender] - atk.damage)

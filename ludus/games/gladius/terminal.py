@@ -4,14 +4,16 @@ now (and why not), the card on the table, the last attack and defence, and card 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
 from ...core.errors import LudusError
-from ...core.game import Action, SeatView
+from ...core.game import CHANCE, Action, SeatView
 from ...core.terminal import TerminalAdapter
 from .actions import (
     AdversaryAttack,
@@ -26,14 +28,16 @@ from .actions import (
     SkipTurn,
     card_label,
 )
-from .cards import SHARED_ID, Card
+from .cards import OURS_SETS, SHARED_ID, Card
 from .game import GAME
 from .rules import Setup
 from .views import GladiusObservation
 
-__all__ = ["ADAPTER", "GladiusAdapter", "card_text", "hp_bar"]
+__all__ = ["ADAPTER", "OURS_MARK", "GladiusAdapter", "card_text", "hp_bar", "ours_legend"]
 
 _HELP = "Type a number or a move's name; 'c' lists the deck and what is still unaccounted for."
+OURS_MARK = "✱"
+"""Marks a fighter or card that the rulebook does not print (the Lion: Ludus's own example)."""
 
 
 def hp_bar(hp: int, max_hp: int, width: int = 20) -> Text:
@@ -51,8 +55,19 @@ def card_text(setup: Setup | None, key: str) -> Text:
     c: Card = setup.kinds[setup.index[key]]
     style = "bold red" if c.is_attack else "bold cyan"
     out = Text(card_label(key), style=style)
+    if c.set_id in OURS_SETS:
+        out.append(OURS_MARK, style="blue")
     out.append(f" [{c.effect()}]", style="dim")
     return out
+
+
+def ours_legend(fighters: tuple[str, ...] | list[str], names: tuple[str, ...] | list[str]) -> Text | None:
+    """One line explaining the mark, when a fighter in play is not from the rulebook."""
+    ours = [names[i] for i, f in enumerate(fighters) if f in OURS_SETS]
+    if not ours:
+        return None
+    return Text(f"{OURS_MARK} {' and '.join(dict.fromkeys(ours))}: not in the rulebook; its cards and numbers "
+                "are Ludus's own (see 'ludus rules gladius').", style="dim")
 
 
 class GladiusAdapter(TerminalAdapter):
@@ -105,7 +120,7 @@ class GladiusAdapter(TerminalAdapter):
             return [(Discard(k), Discard(k) in legal) for k in keys]
         if obs.phase == "attack":
             out = [(Attack(k), Attack(k) in legal) for k in keys]
-            out.append((Attack(None), True))
+            out.append((Attack(None), Attack(None) in legal))  # not with option attack = compulsory and a card to play
         elif obs.phase == "defend":
             out = [(Defend(k), Defend(k) in legal) for k in keys]
             out.append((Defend(None), True))
@@ -121,12 +136,14 @@ class GladiusAdapter(TerminalAdapter):
             return names[side]
         return obs.names[side]
 
-    def _fighters(self, console: Console, obs: GladiusObservation, names: list[str]) -> None:
+    def _fighters(self, console: Console, obs: GladiusObservation, names: list[str], you: bool = True) -> None:
         grid = Table.grid(padding=(0, 2))
         for side in (0, 1):
             name = Text(self._side_name(obs, side, names), style="bold")
+            if obs.fighters[side] in OURS_SETS:
+                name.append(OURS_MARK, style="blue")
             if obs.seat == side:
-                name.append(" (you)", style="bold green")
+                name.append(" (you)" if you else " (this view)", style="bold green")
             notes = []
             if obs.skip[side]:
                 notes.append("immobilized: loses the next turn")
@@ -139,6 +156,9 @@ class GladiusAdapter(TerminalAdapter):
             grid.add_row(name, hp_bar(obs.hit_points[side], obs.max_hit_points[side]), Text(hand, style="dim"),
                          Text("; ".join(notes), style="yellow"))
         console.print(grid)
+        legend = ours_legend(obs.fighters, obs.names)
+        if legend is not None:
+            console.print(legend)
 
     def _exchange(self, obs: GladiusObservation, setup: Setup | None, names: list[str]) -> Text | None:
         if obs.last_attack is None:
@@ -179,7 +199,9 @@ class GladiusAdapter(TerminalAdapter):
         setup = self._setup = GAME.setup(view.options)
         console.rule(f"[bold]Gladius[/] — {self._side_name(obs, 0, seat_names)} vs "
                      f"{self._side_name(obs, 1, seat_names)}")
-        self._fighters(console, obs, seat_names)
+        self._fighters(console, obs, seat_names, you)
+        me = view.seat
+        mine = self._side_name(obs, me, seat_names)  # the seat's name when the reader is someone else
         console.print(self._table_line(obs))
         ex = self._exchange(obs, setup, seat_names)
         if (ex is not None and obs.last_defence is not None) or obs.last_result in ("no attack", "skipped"):
@@ -191,22 +213,23 @@ class GladiusAdapter(TerminalAdapter):
                 atk.append("  — only an Evade stops it", style="yellow")
             console.print(atk)
         if not obs.solo and (obs.opponent_known or obs.opponent_unknown):
-            known = Text("You know they hold: ", style="dim")
+            known = Text("You know they hold: " if you else
+                         f"{mine} knows {self._side_name(obs, 1 - me, seat_names)} holds: ", style="dim")
             known.append(", ".join(card_label(k) for k in obs.opponent_known) or "nothing for sure", style="dim")
             known.append(f" (+{obs.opponent_unknown} unknown)", style="dim")
             console.print(known)
-        hand = Table(title="Your hand", show_header=True, header_style="bold", title_justify="left")
+        hand = Table(title="Your hand" if you else f"Hand of {mine}", show_header=True, header_style="bold",
+                     title_justify="left")
         hand.add_column("card")
         hand.add_column("now")
-        me = view.seat
         for key in obs.hand:
             reason = GAME.explain(view, self._phase_action(obs, key)) if obs.to_act == me else None
             k = setup.index[key]
             if k not in setup.usable[me]:
                 c = setup.kinds[k]
-                owner = "a shared card you may not use" if c.set_id == SHARED_ID else \
+                owner = f"a shared card {'you' if you else 'it'} may not use" if c.set_id == SHARED_ID else \
                     f"a {setup.set_name(c.set_id)} card"
-                status = Text(f"not yours ({owner})", style="dim")
+                status = Text(f"{'not yours' if you else 'not its own'} ({owner})", style="dim")
             elif obs.to_act != me:
                 status = Text("")
             elif reason is None:
@@ -215,7 +238,10 @@ class GladiusAdapter(TerminalAdapter):
                 status = Text(reason, style="dim")
             hand.add_row(card_text(setup, key), status)
         console.print(hand)
-        console.print(Text(self._prompt(obs), style="bold"))
+        if not you:  # a replay: the prompt is for the person deciding, not for the reader
+            return
+        pass_reason = GAME.explain(view, Attack(None)) if obs.phase == "attack" and obs.to_act == me else None
+        console.print(Text(self._prompt(obs, pass_reason), style="bold"))
 
     @staticmethod
     def _phase_action(obs: GladiusObservation, key: str) -> Action:
@@ -226,10 +252,13 @@ class GladiusAdapter(TerminalAdapter):
         return Attack(key)
 
     @staticmethod
-    def _prompt(obs: GladiusObservation) -> str:
+    def _prompt(obs: GladiusObservation, pass_reason: str | None = None) -> str:
+        """The line under the hand; ``pass_reason`` says why "no attack" is refused, if it is."""
         if obs.phase == "discard":
             return f"Maneuver: you hold {len(obs.hand)} cards; discard down to {obs.hand_limit}."
         if obs.phase == "attack":
+            if pass_reason is not None:
+                return f"Attack phase: play an attack card. No attack is not allowed: {pass_reason}."
             return "Attack phase: play an attack card, or no attack."
         if obs.phase == "defend":
             return "Defence phase: answer with a Block or an Evade, or take the blow."
@@ -271,10 +300,15 @@ class GladiusAdapter(TerminalAdapter):
             table.add_column(col)
         for k, c in enumerate(setup.kinds):
             owner = "both" if c.set_id == SHARED_ID else setup.set_name(c.set_id)
+            if c.set_id in OURS_SETS:
+                owner += f" {OURS_MARK}"
             table.add_row(c.name, owner, c.effect(), str(c.count), str(seen[k]))
         console.print(table)
         sizes = ", ".join(f"{s.name} {s.size}" for s in setup.sides)
         console.print(Text(f"Set sizes: shared {setup.catalogue.shared.size}, {sizes}", style="dim"))
+        legend = ours_legend(setup.fighters, [s.name for s in setup.sides])
+        if legend is not None:
+            console.print(legend)
 
     def show_chance(self, action: Action) -> bool:
         return True
@@ -284,14 +318,21 @@ class GladiusAdapter(TerminalAdapter):
         t = type(action)
 
         def fighter(seat: int) -> str:
-            return names[seat] if seat < len(names) else f"Fighter {seat + 1}"
+            if seat < len(names):
+                return names[seat]
+            if len(names) == 1:  # solo: the automated opponent
+                return f"The {self._setup.sides[seat].name}" if self._setup is not None else "The opponent"
+            return f"Fighter {seat + 1}"
 
         if t is DrawCard:
-            return f"{fighter(action.seat)} draws {card_label(action.card)}"  # type: ignore[attr-defined]
+            who = fighter(action.seat)  # type: ignore[attr-defined]
+            return f"{who} {_verb(who, 'draws', 'draw')} {card_label(action.card)}"  # type: ignore[attr-defined]
         if t is SkipTurn:
-            return f"{fighter(action.seat)} is immobilized and loses the turn"  # type: ignore[attr-defined]
+            who = fighter(action.seat)  # type: ignore[attr-defined]
+            return f"{who} {_verb(who, 'is immobilized and loses', 'are immobilized and lose')} the turn"
         if t is FirstPlayer:
-            return f"{fighter(action.seat)} moves first"  # type: ignore[attr-defined]
+            who = fighter(action.seat)  # type: ignore[attr-defined]
+            return f"{who} {_verb(who, 'moves', 'move')} first"
         foe = f"The {self._setup.sides[1].name}" if self._setup is not None else "The opponent"
         if t is MiniDraw:
             return f"{foe}'s mini-hand: {card_label(action.card)}"  # type: ignore[attr-defined]
@@ -304,10 +345,89 @@ class GladiusAdapter(TerminalAdapter):
         if t is Reshuffle:
             return action.label
         if t is Attack and action.card is None:  # type: ignore[attr-defined]
-            return f"{seat_name} does not attack"
+            return f"{seat_name} {_verb(seat_name, 'does', 'do')} not attack"
         if t is Defend and action.card is None:  # type: ignore[attr-defined]
-            return f"{seat_name} takes the blow"
+            return f"{seat_name} {_verb(seat_name, 'takes', 'take')} the blow"
         return f"{seat_name}: {action.label}"
+
+    def narrate(self, before: Any, after: Any, entries: Sequence[tuple[int, Action | str]],
+                seat_names: list[str]) -> list[str]:
+        """One line per exchange settled in ``entries``: the attack, the answer and the outcome
+        (blocked, evaded, damage, immobilized), both fighters' hit points, and who falls.
+
+        Attacks and answers are public, so this tells nothing a reader may not see. The attack
+        of an exchange settled here was played here or is the card on the table in ``before``;
+        hit points are followed from ``before`` with the cards' printed effects.
+        """
+        b: GladiusObservation = before
+        a: GladiusObservation = after
+        names = list(seat_names)
+        self._names = names
+        setup = self._setup_for(a)
+        if setup is not None:
+            self._setup = setup  # for describe_action's next lines (the solo opponent's name)
+        hp = list(b.hit_points)
+        attack: tuple[int, str] | None = None if b.table is None else (b.active, b.table)
+        lines: list[str] = []
+        told = 0
+        for actor, action in entries:
+            t = type(action)
+            if t is Attack and action.card is not None:  # type: ignore[union-attr]
+                attack = (actor, action.card)  # type: ignore[union-attr]
+            elif t is AdversaryAttack and action.card is not None:  # type: ignore[union-attr]
+                attack = (1, action.card)  # type: ignore[union-attr]
+            elif (t is Defend and actor != CHANCE) or t is AdversaryDefend:
+                if attack is None:  # pragma: no cover - an answer always follows an attack
+                    continue
+                defender = actor if t is Defend else 1
+                lines.append(self._outcome(a, setup, names, attack, defender,
+                                           action.card, hp))  # type: ignore[union-attr]
+                attack = None
+                told += 1
+        if a.exchanges - b.exchanges > told and a.settled is not None:
+            # settled by chance between the moves shown (a record keeps only the decisions of a
+            # seeded game: the solo opponent's defence happens out of sight of ``entries``)
+            side, key, defence = a.settled
+            lines.append(self._outcome(a, setup, names, (side, key), 1 - side, defence, hp))
+        return lines
+
+    def _outcome(self, obs: GladiusObservation, setup: Setup | None, names: list[str],
+                 attack: tuple[int, str], defender: int, defence: str | None, hp: list[int]) -> str:
+        """The line for one settled exchange; updates ``hp`` (followed through the entries)."""
+        attacker, key = attack
+        foe, me = self._side_name(obs, defender, names), self._side_name(obs, attacker, names)
+        card = setup.kinds[setup.index[key]] if setup is not None and key in setup.index else None
+        out = f"→ [bold]{escape(card_label(key))}[/] "
+        if defence is not None:
+            answer = setup.kinds[setup.index[defence]] if setup is not None and defence in setup.index else None
+            if answer is not None and answer.is_evade:
+                out += (f"[cyan]evaded[/] with [bold]{escape(card_label(defence))}[/] ({foe} may not attack "
+                        "on the next turn)")
+            elif answer is not None:
+                out += f"[cyan]blocked[/] by [bold]{escape(card_label(defence))}[/]"
+            else:
+                out += f"stopped by [bold]{escape(card_label(defence))}[/]"
+        else:
+            out += "not answered: "
+            effects = []
+            if card is None:
+                hp[:] = list(obs.hit_points)
+                effects.append("it hits")
+            else:
+                if card.damage:
+                    hp[defender] = max(0, hp[defender] - card.damage)
+                    effects.append(f"[red]{card.damage} damage[/] to {foe}")
+                if card.immobilize:
+                    effects.append(f"[yellow]{foe} {_verb(foe, 'is', 'are')} immobilized[/] and "
+                                   f"{_verb(foe, 'loses', 'lose')} the next turn")
+            out += ", ".join(effects)
+        if card is not None and card.no_attack_next_turn:
+            out += f"; {me} may not attack on the next turn"
+        out += (f". Hit points: {self._side_name(obs, 0, names)} {hp[0]}/{obs.max_hit_points[0]}, "
+                f"{self._side_name(obs, 1, names)} {hp[1]}/{obs.max_hit_points[1]}.")
+        if hp[defender] == 0:
+            out += f" [bold]{foe} {_verb(foe, 'falls', 'fall')}: {me} {_verb(me, 'wins', 'win')}.[/]"
+        return out
 
     def render_final(self, console: Console, observation: Any, scores: list[float],
                      winners: list[int], seat_names: list[str]) -> None:
@@ -323,6 +443,12 @@ class GladiusAdapter(TerminalAdapter):
             console.print(f"A draw ({why}).")
         else:
             console.print(f"{self._side_name(obs, obs.winners[0], seat_names)} wins ({why}).")
+
+
+def _verb(name: str, one: str, you: str) -> str:
+    """``one`` after a seat's name ("Ann draws"), ``you`` after "You" (a seat the game or a
+    lesson calls "You": "You draw")."""
+    return you if name == "You" or name.startswith("You ") else one
 
 
 ADAPTER = GladiusAdapter()

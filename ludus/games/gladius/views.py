@@ -9,7 +9,7 @@ checks it against a field-by-field construction.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ...core.frozen import frozen_builder
@@ -75,6 +75,14 @@ class GladiusObservation(Observation):
     last_attack: tuple[int, str | None] | None
     last_defence: tuple[int, str | None] | None
     last_result: str
+    exchanges: int = field(compare=False)
+    """Exchanges settled in the state's history (public), for the terminal log, which compares
+    two observations' counts. Like ``settled`` it comes from the history, not the position: it
+    is left out of comparisons and of :meth:`to_json` (an information state, a position and a
+    determinization do not depend on it)."""
+    settled: tuple[int, str, str | None] | None = field(compare=False)
+    """The last exchange settled in the history: (attacker, attack card, defence card or None);
+    it stays after the next attack is played, unlike ``last_attack`` and ``last_defence``."""
     opponent_known: tuple[str, ...]
     opponent_unknown: int
     known_by_opponent: tuple[str, ...]
@@ -85,6 +93,8 @@ class GladiusObservation(Observation):
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for name in self.__dataclass_fields__:
+            if name in LOG_FIELDS:
+                continue
             v = getattr(self, name)
             if isinstance(v, tuple):
                 v = [list(x) if isinstance(x, tuple) else x for x in v]
@@ -92,6 +102,8 @@ class GladiusObservation(Observation):
         return out
 
 
+LOG_FIELDS = frozenset(("exchanges", "settled"))
+"""Observation fields that come from the history, for the terminal log only (see ``exchanges``)."""
 OBS_FIELDS = tuple(GladiusObservation.__dataclass_fields__)
 
 
@@ -172,7 +184,7 @@ def build_observation(self: GladiusState, seat: int | None) -> GladiusObservatio
     lock = self.lock
     options = self.options
     pending, barred, first, resume = self.pending, self.barred, self.first, self.resume
-    la, ld = self.last_attack, self.last_defence
+    la, ld, st = self.last_attack, self.last_defence, self.settled
     seen_discard = self._seen_discard
     if seen_discard[0] == self.discard:
         discard = seen_discard[1]
@@ -204,6 +216,8 @@ def build_observation(self: GladiusState, seat: int | None) -> GladiusObservatio
         "last_attack": None if la is None else (la[0], None if la[1] < 0 else keys[la[1]]),
         "last_defence": None if ld is None else (ld[0], None if ld[1] < 0 else keys[ld[1]]),
         "last_result": self.last_result,
+        "exchanges": self.exchanges,
+        "settled": None if st is None else (st[0], keys[st[1]], None if st[2] < 0 else keys[st[2]]),
         "opponent_known": opp_known, "opponent_unknown": opp_unknown, "known_by_opponent": by_opp,
         "unknown_to_opponent": unk_opp, "end": self.end, "winners": winners,
     })

@@ -22,6 +22,7 @@ __all__ = [
     "INCOME",
     "INCOME_ACTION",
     "PASS",
+    "PICK",
     "PLACE",
     "RECRUIT",
     "Attack",
@@ -30,6 +31,7 @@ __all__ = [
     "Income",
     "MarketDraw",
     "Pass",
+    "Pick",
     "Place",
     "Recruit",
     "action_from_json",
@@ -141,6 +143,21 @@ class Pass(Action):
 
 
 @dataclass(frozen=True)
+class Pick(Action):
+    """Refill (option ``refill=choose``): a player whose hand stayed empty takes this gladiator
+    kind from the face-up market, free (public)."""
+
+    card: str
+
+    @property
+    def label(self) -> str:
+        return f"take {KIND_BY_KEY[self.card].name} from the market (free: your hand is empty)"
+
+    def to_json(self) -> Any:
+        return {"do": "pick", "card": self.card}
+
+
+@dataclass(frozen=True)
 class Draw(Action):
     """Chance: ``seat`` draws ``card`` from its own draw pile; only that seat sees which."""
 
@@ -175,6 +192,7 @@ class MarketDraw(Action):
 
 PLACE = {k.key: Place(k.key) for k in KINDS}
 RECRUIT = {k.key: Recruit(k.key) for k in KINDS}
+PICK = {k.key: Pick(k.key) for k in KINDS if k.gladiator}
 ATTACK = tuple(Attack(i) for i in range(NUM_CARDS))
 DONE = Done()
 INCOME_ACTION = Income()
@@ -188,10 +206,14 @@ def action_from_json(data: Any, max_seats: int) -> Action:
     if not isinstance(data, dict):
         raise RecordError(f"an action must be an object like {{\"do\": \"pass\"}}, got {data!r}")
     do = data.get("do")
-    if do in ("place", "recruit"):
+    if do in ("place", "recruit", "pick"):
         key = data.get("card")
         if not isinstance(key, str) or key not in KIND_BY_KEY:
             raise RecordError(f"unknown card kind {key!r}")
+        if do == "pick":
+            if key not in PICK:
+                raise RecordError(f"{KIND_BY_KEY[key].name} is an action card; only gladiators refill a hand")
+            return PICK[key]
         return PLACE[key] if do == "place" else RECRUIT[key]
     if do == "attack":
         return ATTACK[read_int(data.get("target"), 0, NUM_CARDS, "attack target")]

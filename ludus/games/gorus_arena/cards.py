@@ -19,9 +19,9 @@ from ...core.tomldata import line_map, line_of, load_toml
 
 __all__ = [
     "ACTIONS", "ACTION_KINDS", "ACTION_MASK", "ARMOURY_FIRST", "ARMOURY_MASK", "BASICS_PER_SEAT", "CARD",
-    "COST", "DEFENCE", "GLADIATOR_MASK", "KEY", "KINDS", "KIND_BY_KEY", "KIND_MASK", "MARKET_FIRST",
+    "CARD_FIELDS", "COST", "DEFENCE", "GLADIATOR_MASK", "KEY", "KINDS", "KIND_BY_KEY", "KIND_MASK", "MARKET_FIRST",
     "MARKET_MASK", "MAX_SEATS", "NAME", "NUM_CARDS", "POINTS", "PRINTED_FIELDS", "STRENGTH", "ActionEntry", "CardFile",
-    "CardKind", "GladiatorEntry", "basics_of", "card_label", "kinds_in", "parse_catalogue",
+    "CardKind", "GladiatorEntry", "basics_of", "card_label", "kinds_in", "ours_fields", "parse_catalogue",
 ]
 
 MAX_SEATS = 5
@@ -210,6 +210,19 @@ def basics_of(seat: int) -> int:
 
 def card_label(card: int) -> str:
     return f"{NAME[card]} ({'/'.join(ACTIONS[card])} {STRENGTH[card]})"
+
+
+CARD_FIELDS: dict[bool, tuple[str, ...]] = {
+    True: ("name", "cost", "defence", "points", "strength", "actions"),
+    False: ("name", "cost", "strength", "actions"),
+}
+"""The values a card shows, for a gladiator (True) and an action card (False)."""
+
+
+def ours_fields(kind: CardKind) -> tuple[str, ...]:
+    """The values of ``kind`` that the source text does not give (chosen by Ludus): the terminal
+    and the page mark them, and ``GAME.data_values`` lists them."""
+    return tuple(f for f in CARD_FIELDS[kind.gladiator] if f not in kind.printed)
 
 
 def kinds_in(mask: int) -> list[str]:

@@ -19,7 +19,18 @@ from ...core.rng import Rng
 from .actions import Income, read_int
 from .cards import ARMOURY_MASK, GLADIATOR_MASK, MARKET_MASK, NUM_CARDS, STRENGTH, basics_of
 from .options import GorusArenaOptions
-from .rules import DRAW, DRAW_COUNT, EXEC, HAND_LIMIT, MARKET_DRAW, OVER, PLAN, PLAN_SIZE, GorusArenaState
+from .rules import (
+    DRAW,
+    DRAW_COUNT,
+    EXEC,
+    HAND_LIMIT,
+    MARKET_DRAW,
+    OVER,
+    PLAN,
+    PLAN_SIZE,
+    START_COINS,
+    GorusArenaState,
+)
 
 __all__ = ["position_of", "position_to_state"]
 
@@ -141,7 +152,41 @@ def position_to_state(game: Game, options: GorusArenaOptions, rng: Rng | None, d
     st.step_from = read_int(step, 0, len(st.events) + 1, "position 'step'")
     _check_cards(st)
     _check_phase(st)
+    _check_setup(st)
     return st
+
+
+def _check_setup(st: GorusArenaState) -> None:
+    """Round 1 before anything was carried out is the setup the text fixes: every seat with 5
+    coins and its own three basic gladiators (in hand or laid in its plan), empty piles, nobody
+    dead and the whole market. Later the round's own checks apply, and a draw pile can only
+    exist once a round has ended."""
+    if st.round != 1 or st.phase not in (PLAN, EXEC):
+        return
+    n, o = st.n, st.options
+    for s in range(n):
+        if st.deck[s]:
+            raise RecordError(f"position 'deck': seat {s + 1} has a draw pile in round 1 (every seat starts "
+                              "with its three basic cards in hand and nothing to draw)")
+        if st.discard[s]:
+            raise RecordError(f"position 'discard': seat {s + 1} has discards in round 1 (cards are discarded "
+                              "only at the end of a round)")
+    if st.phase != PLAN:
+        return
+    for s in range(n):
+        if st.hand[s] | mask_of(st.plan[s]) != basics_of(s):
+            raise RecordError(f"position 'hand': seat {s + 1}'s hand and plan must be its three basic "
+                              "gladiators (two Tired Fighters and a Slave) in round 1")
+        if st.coins[s] != START_COINS:
+            raise RecordError(f"position 'coins': seat {s + 1} has {st.coins[s]} coins, but every seat starts "
+                              f"with {START_COINS}")
+    if st.dead:
+        raise RecordError("position 'dead': nobody is dead before round 1 is carried out")
+    market = MARKET_MASK | (ARMOURY_MASK if o.armoury else 0)
+    if st.market != market:
+        raise RecordError(f"position 'market': round 1's planning starts with the whole market "
+                          f"({market.bit_count()} cards in a game with armoury={str(o.armoury).lower()}), "
+                          f"not {st.market.bit_count()}")
 
 
 def _check_cards(st: GorusArenaState) -> None:
@@ -223,6 +268,17 @@ def _check_phase(st: GorusArenaState) -> None:
         pile = st.deck[seat] if source == "own" else st.market & GLADIATOR_MASK
         if not left or not pile:
             raise RecordError("position 'draws': the first draw must have a card to take")
+        own = [t[0] for t in st.draws if t[1] == "own"]
+        if len(set(own)) != len(own):
+            raise RecordError("position 'draws': a seat draws from its own pile once a round")
+        for i, (seat, source, left, drawn) in enumerate(st.draws):
+            held = st.hand[seat].bit_count()
+            if source == "own" and held + left > HAND_LIMIT:
+                raise RecordError(f"position 'draws': seat {seat + 1} would hold more than {HAND_LIMIT} cards "
+                                  f"({held} in hand and {left} still to draw)")
+            if source == "market" and (i or held != drawn):
+                raise RecordError(f"position 'draws': seat {seat + 1} takes from the market only with an empty "
+                                  "hand, before anyone else draws")
 
 
 def _check_exec(st: GorusArenaState) -> None:

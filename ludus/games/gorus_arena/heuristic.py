@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ...core.agent import Agent
 from ...core.game import Action, SeatView
-from .actions import INCOME, Attack, Income, Place, Recruit
+from .actions import INCOME, Attack, Income, Pick, Place, Recruit
 from .cards import ACTIONS, DEFENCE, KEY, KIND_BY_KEY, POINTS, STRENGTH, CardKind
 from .rules import COINS_PER_POINT
 from .views import GorusArenaObservation
@@ -123,6 +123,8 @@ class GorusArenaHeuristic(Agent):
             if last:
                 return kind.points - (coins // COINS_PER_POINT - (coins - kind.cost) // COINS_PER_POINT) - 0.01
             return self.card_worth(obs, me, kind) - kind.cost * w.coin
+        if isinstance(action, Pick):  # a free refill: the best card for what is left of the game
+            return self.card_worth(obs, me, KIND_BY_KEY[action.card])
         if isinstance(action, Attack):
             assert obs.pending is not None
             target = action.target

@@ -12,8 +12,8 @@ from ...core.errors import InvalidOptions
 from ...core.options import option
 
 __all__ = [
-    "ATTACK_TARGETS", "AUCTIONS", "DEFENCE_TIMINGS", "STARTS", "TIE_BREAKS", "TIE_RESOLUTIONS",
-    "GorusArenaOptions",
+    "ATTACK_TARGETS", "AUCTIONS", "DEFENCE_TIMINGS", "REFILLS", "STARTS", "TIE_BREAKS", "TIE_RESOLUTIONS",
+    "USED_CARDS", "GorusArenaOptions",
 ]
 
 AUCTIONS = ("per-card", "per-round")
@@ -22,6 +22,8 @@ ATTACK_TARGETS = ("bout", "arena", "team")
 TIE_BREAKS = ("coins", "shared")
 TIE_RESOLUTIONS = ("simultaneous", "turn-order")
 STARTS = ("rotate", "trailing", "fixed")
+USED_CARDS = ("discard", "leave")
+REFILLS = ("random", "choose")
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,19 @@ class GorusArenaOptions:
         choices=TIE_BREAKS,
     )
     armoury: bool = option(True, "action cards can be bought with a recruit action beside the gladiators")
+    # two readings added after games were stored: stored games (without the key) keep today's rule
+    used_cards: str = option(
+        "discard",
+        "discard: used cards go to their owner's discard pile, which becomes the draw pile again when that "
+        "runs out; leave: used cards are put away for good (never drawn again), still alive and scoring",
+        choices=USED_CARDS, legacy="discard",
+    )
+    refill: str = option(
+        "random",
+        "a player whose hand stays empty after drawing takes 3 gladiators from the (face-up) market: "
+        "random: 3 at random; choose: the player picks them, one at a time",
+        choices=REFILLS, legacy="random",
+    )
 
     def __post_init__(self) -> None:
         if self.first_player > self.players:

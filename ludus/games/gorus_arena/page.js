@@ -113,6 +113,11 @@ function choiceSentence(data, obs, ctx) {
       : a === "recruit" ? "recruit from the market" : a === "income" ? `take ${data.income || 2} coins` : "guard")).join(", or ");
     return `${obs.seat === seat ? "Your choice: " : "Now "}${who} ${c.name} (strength ${c.strength}) at position ${obs.slot + 1} may ${can}, or pass.`;
   }
+  if (obs.phase === "draw" && obs.draws.length && obs.draws[0][1] === "market") {
+    const [seat, , left] = obs.draws[0];
+    const mine = obs.seat === seat;
+    return `${mine ? "Your" : `${seatName(seat)}'s`} hand is empty after drawing: ${mine ? "take" : "they take"} a gladiator from the market, free (${left} still to take).`;
+  }
   return "The revealed cards are carried out position by position: the strongest card at each position acts first.";
 }
 
@@ -310,6 +315,10 @@ function moveLabel(data, obs, ctx, m) {
   }
   if (a.do === "income") return `Take income: +${data.income || 2} coins`;
   if (a.do === "pass") return "Pass: this card does nothing";
+  if (a.do === "pick") {
+    const c = (data.cards || []).find((k) => k.key === a.card) || { name: a.card };
+    return `Take ${c.name} from the market, free: your hand is empty (${c.points ?? 0} points, strength ${c.strength})`;
+  }
   return withSeatNames(m.label, names(obs, ctx.seatName));
 }
 
@@ -390,7 +399,10 @@ export default {
       text = `${who} recruits ${c ? c.name : action.card}`;
     } else if (action.do === "income") text = `${who} takes income`;
     else if (action.do === "pass") text = `${who} passes`;
-    else if (action.do === "market-draw") text = withSeatNames(label, ctx.names || []);
+    else if (action.do === "pick") {
+      const c = (ctx.data.cards || []).find((k) => k.key === action.card);
+      text = `${who} takes ${c ? c.name : action.card} from the market (empty hand)`;
+    } else if (action.do === "market-draw") text = withSeatNames(label, ctx.names || []);
     else if (action.do === "draw") text = `You draw ${info(ctx.data, action.card).name}`;
     else text = actor >= 0 ? `${who}: ${label}` : label;
     if (text === null && !breakBefore) return null;

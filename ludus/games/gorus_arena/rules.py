@@ -1,7 +1,8 @@
 """Gorus Arena rules (the State): secret plans, auctions on card strength, attacks, recruits and income.
 
 A round is planning (every seat at once, in secret), then the plans are revealed and
-executed card by card in auction order, then every seat draws. All card sets are bitmasks
+executed card by card in auction order, then every seat draws (a seat left with an empty hand
+takes 3 market gladiators: chance, or its own pick with ``refill=choose``). All card sets are bitmasks
 of the ids in :mod:`.cards`. Draws take a uniformly random card from the draw pile (a set,
 not an ordered deck), which is the same as shuffling and drawing the top card but keeps each
 chance node small and honest.
@@ -29,6 +30,7 @@ from .actions import (
     INCOME,
     INCOME_ACTION,
     PASS,
+    PICK,
     PLACE,
     RECRUIT,
     Attack,
@@ -37,6 +39,7 @@ from .actions import (
     Income,
     MarketDraw,
     Pass,
+    Pick,
     Place,
     Recruit,
     seat_name,
@@ -333,7 +336,7 @@ class GorusArenaState(State[GorusArenaOptions]):
         while self.draws:
             seat, source, left, drawn = self.draws[0]
             if source == "own":
-                if left > 0 and not self.deck[seat] and self.discard[seat]:
+                if left > 0 and not self.deck[seat] and self.discard[seat] and self.options.used_cards == "discard":
                     self.deck[seat] = self.discard[seat]
                     self.discard[seat] = 0
                     self._log(f"{seat_name(seat)} turns the discard pile into a new draw pile")
@@ -351,6 +354,12 @@ class GorusArenaState(State[GorusArenaOptions]):
         self.round += 1
         self.start = self._next_start()
         self._begin_planning()
+
+    def picker(self) -> int | None:
+        """The seat choosing its refill from the market now (option ``refill=choose``), else None."""
+        if self.phase == DRAW and self.draws and self.draws[0][1] == "market" and self.options.refill == "choose":
+            return int(self.draws[0][0])
+        return None
 
     def _next_start(self) -> int:
         rule = self.options.starting_player
@@ -370,7 +379,8 @@ class GorusArenaState(State[GorusArenaOptions]):
         if self.phase == EXEC:
             return (self.pending[0],) if self.pending is not None else ()
         if self.phase == DRAW:
-            return (CHANCE,)
+            picker = self.picker()
+            return (CHANCE,) if picker is None else (picker,)
         return ()
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
@@ -380,9 +390,13 @@ class GorusArenaState(State[GorusArenaOptions]):
                 return []
             seat = seats[0]
         if seat == CHANCE:
-            return [a for a, _ in self.chance_outcomes()] if self.phase == DRAW else []
+            return [a for a, _ in self.chance_outcomes()] if self.phase == DRAW and self.picker() is None else []
         if not 0 <= seat < self.n:
             return []
+        if self.phase == DRAW:
+            if self.picker() != seat:
+                return []
+            return [PICK[k] for k in kinds_in(self.market & GLADIATOR_MASK)]
         if self.phase == PLAN:
             if self.ready[seat]:
                 return []
@@ -397,6 +411,8 @@ class GorusArenaState(State[GorusArenaOptions]):
     def why_illegal(self, action: Action, seat: int) -> str | None:
         if self.phase == PLAN:
             return self._why_plan(action, seat)
+        if type(action) is Pick or self.picker() == seat:
+            return self._why_pick(action, seat)
         if isinstance(action, (Place, Done)):
             return "planning is over for this round; now the revealed cards are carried out"
         if self.phase != EXEC or self.pending is None or self.pending[0] != seat:
@@ -424,12 +440,24 @@ class GorusArenaState(State[GorusArenaOptions]):
             return None
         if type(action) is Done:
             if not self.options.free_plan:
-                return (f"you must plan every card in your hand (you hold fewer than {PLAN_SIZE + 1}); "
-                        "the free-plan option allows stopping early")
+                return (f"every card in your hand goes into your plan: a hand holds at most {HAND_LIMIT} cards, "
+                        "so you always play them all (the free-plan option allows stopping early)")
             if not self.plan[seat]:
                 return "put at least one card in your plan first"
             return None
         return "it is the planning phase: put the cards of your hand into your plan, in the order to play them"
+
+    def _why_pick(self, action: Action, seat: int) -> str | None:
+        if self.picker() != seat:
+            return "only a player whose hand is empty after drawing takes cards from the market, and not now"
+        if type(action) is not Pick:
+            return "your hand is empty: take a gladiator from the market first (it is free)"
+        kind = KIND_BY_KEY.get(action.card)
+        if kind is None or not kind.gladiator:
+            return "only gladiators refill an empty hand, not action cards"
+        if not self.market & KIND_MASK[action.card]:
+            return f"there is no {kind.name} left in the market"
+        return None
 
     def _why_recruit(self, key: str, seat: int, card: int) -> str | None:
         if "recruit" not in ACTIONS[card]:
@@ -468,6 +496,12 @@ class GorusArenaState(State[GorusArenaOptions]):
     def _apply(self, seat: int, action: Action) -> None:
         if seat == CHANCE:
             self._apply_chance(action)
+            return
+        if self.phase == DRAW:  # a refill chosen from the market (refill=choose)
+            self.step_from = len(self.events)
+            bit = self.market & KIND_MASK[action.card]  # type: ignore[attr-defined]
+            bit &= -bit
+            self._take_from_market(seat, bit.bit_length() - 1, "picks")
             return
         if self.phase == PLAN:
             self.secret += 1
@@ -534,8 +568,20 @@ class GorusArenaState(State[GorusArenaOptions]):
         if type(action) is Draw:
             self.deck[seat] &= ~bit
         else:
-            self.market &= ~bit
-            self._log(f"{seat_name(seat)}'s hand is empty: takes {NAME[action.card]} from the market")  # type: ignore[attr-defined]
+            self._take_from_market(seat, action.card, "takes")  # type: ignore[attr-defined]
+            return
+        self.hand[seat] |= bit
+        task[2] -= 1
+        task[3] += 1
+        self._prepare_draws()
+        self._advance()
+
+    def _take_from_market(self, seat: int, card: int, verb: str) -> None:
+        """One card of a refill (the head of ``draws``): from the market into the empty-handed seat's hand."""
+        task = self.draws[0]
+        bit = 1 << card
+        self.market &= ~bit
+        self._log(f"{seat_name(seat)}'s hand is empty: {verb} {NAME[card]} from the market")
         self.hand[seat] |= bit
         task[2] -= 1
         task[3] += 1
@@ -548,7 +594,7 @@ class GorusArenaState(State[GorusArenaOptions]):
         return seat, pile, source
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
-        if self.phase != DRAW:
+        if self.phase != DRAW or self.picker() is not None:
             raise IllegalAction("this is not a chance node")
         seat, pile, source = self._draw_pile()
         cls = Draw if source == "own" else MarketDraw

@@ -42,7 +42,8 @@ def sample_state(game: Game, view: SeatView, rng: Rng) -> GorusArenaState:
     st.pending = obs.pending
     st.draws = [list(t) for t in obs.draws]
     st.secret = 0  # the sampled state has no history to hide
-    st.events = list(obs.events)
+    # the lines before the observation's window are unknown here; blanks keep the count the seat sees
+    st.events = [""] * (obs.event_count - len(obs.events)) + list(obs.events)
     st.step_from = len(st.events) - obs.step_events
     for s in range(st.n):
         if s == me:

@@ -33,7 +33,9 @@ class GorusArenaObservation(Observation):
     ``planned`` the face-down plan (cards are laid down in view) and ``deck_count`` the draw
     pile. ``hand``, ``plan`` and ``deck`` are filled for the viewing seat only. The last
     ``step_events`` lines of ``events`` are what the latest choice set off (with everything
-    carried out automatically after it), public like the rest of the log.
+    carried out automatically after it), public like the rest of the log. ``event_count`` is
+    how many lines the log has had since the game began, so that a reader holding an older
+    observation knows which of ``events`` are new (the terminal's narration).
     """
 
     seat: int | None
@@ -67,6 +69,7 @@ class GorusArenaObservation(Observation):
     deck: tuple[int, ...]
     events: tuple[str, ...]
     step_events: int
+    event_count: int
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -101,6 +104,7 @@ class GorusArenaObservation(Observation):
             "deck": list(self.deck),
             "events": list(self.events),
             "step_events": self.step_events,
+            "event_count": self.event_count,
         }
 
 
@@ -147,5 +151,6 @@ def observe(st: GorusArenaState, seat: int | None) -> GorusArenaObservation:
         "deck": tuple(bits_list(st.deck[me])) if me is not None else (),
         "events": tuple(st.events[-EVENTS_SHOWN:]),
         "step_events": min(len(st.events) - st.step_from, EVENTS_SHOWN),
+        "event_count": len(st.events),
     })
 

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, StringC
 
 from ...core.datafile import MiB, read_text
 from ...core.errors import DataError
+from ...core.provenance import OURS, PRINTED, DataValue, Source
 from ...core.tomldata import line_map, line_of, load_toml
 
 __all__ = [
@@ -94,23 +95,46 @@ class SetupRow:
 
 @dataclass(frozen=True)
 class CrowdFavourTable:
+    """The CF of every rank, and for each where it comes from (``origins``: printed in the
+    rulebook, following from a worked example, or ours; see :mod:`ludus.core.provenance`), so
+    that every client can mark a value the rulebook does not print."""
+
     by_rank: tuple[int, ...]
     preferred_zero: int
-    provisional: frozenset[int]
+    origins: tuple[Source, ...]
     source: str
+    notes: tuple[str, ...] = ("",) * 16
+    own: bool = False
+    """A player's own table (option ``cf-table``): its values are theirs, not the rulebook's nor ours."""
+
+    @property
+    def provisional(self) -> frozenset[int]:
+        """The ranks whose value the rulebook does not print (from an example, or ours)."""
+        return frozenset(r for r, origin in enumerate(self.origins) if origin != PRINTED)
+
+    def data_values(self, ranks: tuple[int, ...]) -> list[DataValue]:
+        """The values of these ranks that the rulebook does not print; none for a player's own
+        table (its values are the player's)."""
+        if self.own:
+            return []
+        return [DataValue(f"Crowd Favour of rank {r}", _signed(self.by_rank[r]), self.origins[r], self.notes[r])
+                for r in ranks if self.origins[r] != PRINTED]
 
     def to_json(self) -> dict[str, Any]:
-        """What a page needs to print each card's CF: the values, which ranks are our choice
-        rather than the rulebook's, and whether the table replaced the shipped table (never the
-        file's path: that names a file on the host)."""
-        shipped = load_cf_table("")
+        """What a page needs to print each card's CF: the values, where each comes from
+        (``origins``; ``ours`` lists the ranks not printed in the rulebook), and whether the
+        table is a player's own (never the file's path: that names a file on the host)."""
         return {
             "by_rank": list(self.by_rank),
             "preferred_zero": self.preferred_zero,
+            "origins": list(self.origins),
             "ours": sorted(self.provisional),
-            "own_table": (self.by_rank, self.preferred_zero, self.provisional)
-            != (shipped.by_rank, shipped.preferred_zero, shipped.provisional),
+            "own_table": self.own,
         }
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else str(value)
 
 
 # ----------------------------------------------------------------- data file formats
@@ -180,10 +204,64 @@ class CfRanks(_Table):
 
 
 class ProvisionalModel(_Table):
-    """``[provisional]``: the ranks whose CF is our choice, not printed in the rulebook ("ours":
-    the page marks these cards so, and the docs say how we chose)."""
+    """``[provisional]``: the ranks whose CF is the file's own choice rather than the rulebook's
+    (the older way to say it; ``[source]`` says it per rank)."""
 
     ranks: list[Rank] = []
+
+
+Origin = Literal["printed", "example", "ours"]
+"""Where a value comes from, as a data file writes it (:data:`ludus.core.provenance.Source`)."""
+Note = Annotated[StrictStr, StringConstraints(max_length=300)]
+
+
+class CfSources(_Table):
+    """``[source]``: where each rank's value comes from, keyed by the rank; a rank left out is
+    printed in the rulebook (unless ``[provisional]`` lists it)."""
+
+    r0: Origin | None = Field(None, alias="0")
+    r1: Origin | None = Field(None, alias="1")
+    r2: Origin | None = Field(None, alias="2")
+    r3: Origin | None = Field(None, alias="3")
+    r4: Origin | None = Field(None, alias="4")
+    r5: Origin | None = Field(None, alias="5")
+    r6: Origin | None = Field(None, alias="6")
+    r7: Origin | None = Field(None, alias="7")
+    r8: Origin | None = Field(None, alias="8")
+    r9: Origin | None = Field(None, alias="9")
+    r10: Origin | None = Field(None, alias="10")
+    r11: Origin | None = Field(None, alias="11")
+    r12: Origin | None = Field(None, alias="12")
+    r13: Origin | None = Field(None, alias="13")
+    r14: Origin | None = Field(None, alias="14")
+    r15: Origin | None = Field(None, alias="15")
+
+    def by_rank(self) -> tuple[Origin | None, ...]:
+        return tuple(getattr(self, f"r{r}") for r in range(RANKS_PER_SCHOOL))
+
+
+class CfNotes(_Table):
+    """``[note]``: why a value not printed in the rulebook is what it is, keyed by the rank."""
+
+    r0: Note | None = Field(None, alias="0")
+    r1: Note | None = Field(None, alias="1")
+    r2: Note | None = Field(None, alias="2")
+    r3: Note | None = Field(None, alias="3")
+    r4: Note | None = Field(None, alias="4")
+    r5: Note | None = Field(None, alias="5")
+    r6: Note | None = Field(None, alias="6")
+    r7: Note | None = Field(None, alias="7")
+    r8: Note | None = Field(None, alias="8")
+    r9: Note | None = Field(None, alias="9")
+    r10: Note | None = Field(None, alias="10")
+    r11: Note | None = Field(None, alias="11")
+    r12: Note | None = Field(None, alias="12")
+    r13: Note | None = Field(None, alias="13")
+    r14: Note | None = Field(None, alias="14")
+    r15: Note | None = Field(None, alias="15")
+
+    def by_rank(self) -> tuple[str, ...]:
+        return tuple(getattr(self, f"r{r}") or "" for r in range(RANKS_PER_SCHOOL))
 
 
 class CfFile(_Table):
@@ -192,6 +270,8 @@ class CfFile(_Table):
     preferred_zero: StrictInt = 5
     cf: CfRanks
     provisional: ProvisionalModel = ProvisionalModel()
+    source: CfSources = CfSources.model_validate({})
+    note: CfNotes = CfNotes.model_validate({})
 
 
 # ----------------------------------------------------------------- loading
@@ -323,19 +403,27 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-def _parse_cf(text: str, source: str, name: str) -> CrowdFavourTable:
+def _parse_cf(text: str, source: str, name: str, *, own: bool) -> CrowdFavourTable:
     """The CF table in ``text``; errors name ``source`` and the line, the table is named ``name``.
 
-    The model says it all: sixteen whole-number values keyed "0" to "15", no other key.
+    The model says it all: sixteen whole-number values keyed "0" to "15", where each comes
+    from ("printed", "example" or "ours"; a rank not listed is printed) and a note, no other key.
     """
     data = load_toml(text, source, CfFile, DataError)
-    return CrowdFavourTable(data.cf.by_rank(), data.preferred_zero, frozenset(data.provisional.ranks), name)
+    origins: list[Source] = [PRINTED] * RANKS_PER_SCHOOL
+    for r in data.provisional.ranks:
+        origins[r] = OURS
+    for r, origin in enumerate(data.source.by_rank()):
+        if origin is not None:
+            origins[r] = origin
+    return CrowdFavourTable(data.cf.by_rank(), data.preferred_zero, tuple(origins), name, data.note.by_rank(), own)
 
 
 @lru_cache(maxsize=32)
 def load_cf_table(path: str = "") -> CrowdFavourTable:
     """The shipped CF table, or a user's file; a bad file raises DataError naming it and the line."""
     if not path:
-        return _parse_cf(_shipped("crowd_favour.toml"), f"{_DATA_DIR}/crowd_favour.toml", "crowd_favour.toml")
+        return _parse_cf(_shipped("crowd_favour.toml"), f"{_DATA_DIR}/crowd_favour.toml", "crowd_favour.toml",
+                         own=False)
     text = read_text(path, MiB, "CF table", DataError)
-    return _parse_cf(text, path, path)
+    return _parse_cf(text, path, path, own=True)

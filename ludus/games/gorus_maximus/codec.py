@@ -233,8 +233,10 @@ def _check_position(st: GorusMaximusState, deck: int, total: int) -> None:
         if seen & m:
             raise RecordError("position holds a card in two places")
         seen |= m
-    if seen != deck:
-        raise RecordError("position cards do not add up to the deck (a card is missing)")
+    if seen != deck:  # the setup table's deck for this player count, less what is elsewhere
+        missing = " ".join(card_code(c) for c in _bits(deck & ~seen))
+        raise RecordError(f"position field 'stock': the stock, hands, collected piles and bout do not add up "
+                          f"to the deck for {n} player(s): {missing} is in none of them")
     # the score
     done = st.round if over else st.round - 1
     if any(x > done for x in st.support):

@@ -12,8 +12,11 @@ from typing import Any
 
 from ...core.errors import InvalidOptions
 from ...core.game import Action, Game, State
+from ...core.options import with_legacy_values
+from ...core.provenance import DataValue
 from ...core.rng import Rng
 from .actions import action_from_json
+from .cards import RANKS_PER_SCHOOL, load_cf_table, setup_for
 from .codec import position_to_state
 from .options import MAX_PLAYERS, MIN_PLAYERS, GorusMaximusOptions, players_refusal
 from .rules import GorusMaximusState
@@ -32,7 +35,22 @@ class GorusMaximusGame(Game):
 
     def parse_options(self, values: Mapping[str, Any] | Any | None = None) -> Any:
         """As every game, but a player count out of range is refused with the rules' reason
-        (the deck deals 10 to each of at most 8), not only the bounds the lobby also gets."""
+        (the deck deals 10 to each of at most 8), not only the bounds the lobby also gets; and
+        ``target`` given with ``teams`` is refused, naming ``team-target`` (teams play to that)."""
+        if isinstance(values, self.Options):
+            return values
+        opts = self._parse_options(values)
+        refusal = opts.target_refusal()
+        if refusal:
+            raise InvalidOptions(refusal)
+        return opts
+
+    def parse_stored_options(self, values: Mapping[str, Any] | None) -> Any:
+        """As every game; a stored game that gave ``target`` with ``teams`` is still read (the
+        target was ignored when it was played, and still is), so that its record replays."""
+        return self._parse_options(with_legacy_values(self.Options, values))
+
+    def _parse_options(self, values: Mapping[str, Any] | Any | None) -> Any:
         try:
             return super().parse_options(values)
         except InvalidOptions as exc:
@@ -53,6 +71,14 @@ class GorusMaximusGame(Game):
 
     def _state_from_position(self, options: GorusMaximusOptions, rng: Rng | None, data: Any) -> State:
         return position_to_state(self, options, rng, data)
+
+    def data_values(self, options: Any = None) -> list[DataValue]:
+        """The Crowd Favour values the rulebook does not print, for the ranks in this game's deck
+        (every rank when no options are given); none with a ``cf-table`` of the player's own."""
+        if options is None:
+            return load_cf_table("").data_values(tuple(range(RANKS_PER_SCHOOL)))
+        opts = self.parse_options(options)
+        return load_cf_table(opts.cf_table).data_values(setup_for(opts.players).ranks)
 
     def action_from_json(self, data: Any) -> Action:
         return action_from_json(data)

@@ -12,6 +12,7 @@ from ...core.options import option
 from .cards import SCHOOL_BY_CODE, load_cf_table, setup_for
 
 __all__ = [
+    "DEFAULT_TARGET",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "TEAM_PRESETS",
@@ -23,6 +24,7 @@ __all__ = [
 ]
 
 MIN_PLAYERS, MAX_PLAYERS = 1, 8
+DEFAULT_TARGET = 3
 
 # Team splits the rulebook suggests, by player count.
 TEAM_PRESETS: dict[int, tuple[str, ...]] = {
@@ -135,8 +137,11 @@ class GorusMaximusOptions:
     )
     teams: str = option("", "team variant (4+ players): a split like 2v2v1 or a seating like ABACB",
                         suggestions=TEAM_SUGGESTIONS)
-    target: int = option(3, "Crowd Support needed to win (individual and solo play)", min=1, max=20)
-    team_target: int = option(0, "Crowd Support a team needs; 0 means its size plus one", min=0, max=20)
+    target: int = option(DEFAULT_TARGET,
+                         "Crowd Support needed to win, in individual and solo play (teams use team-target)",
+                         min=1, max=20)
+    team_target: int = option(0, "Crowd Support a team needs in the team variant; 0 means its size plus one",
+                              min=0, max=20)
     first_dealer: int = option(-1, "seat index of the first dealer; -1 means the last seat", min=-1, max=7)
     final_tie: str = option(
         "shared",
@@ -185,6 +190,16 @@ class GorusMaximusOptions:
                 f"{self.players} player(s) use {needed} schools, but 'schools' lists {len(codes)}"
             )
         return tuple(sorted(SCHOOL_BY_CODE[c].index for c in codes))
+
+    def target_refusal(self) -> str | None:
+        """Why ``target`` is refused with these options: a team plays to ``team-target``, so a
+        target given with ``teams`` would be ignored. Checked for new games only
+        (:meth:`GorusMaximusGame.parse_options`): a stored game that gave both was played with
+        ``target`` ignored, and still replays so."""
+        if self.teams and self.target != DEFAULT_TARGET:
+            return (f"target applies to individual and solo play; a team plays to team-target (its size "
+                    f"plus one by default), so give team-target={self.target} instead of target")
+        return None
 
     def team_of_seat(self) -> tuple[int, ...] | None:
         return parse_teams(self.teams, self.players) if self.teams else None

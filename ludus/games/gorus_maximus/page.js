@@ -38,11 +38,22 @@ function parse(data, card) {
 // ---------------------------------------------------------------- Crowd Favour on the cards
 const signed = (v) => (v > 0 ? `+${v}` : v < 0 ? `−${-v}` : "0");
 
-// Where a value not printed in the rulebook comes from, for the mark's tooltip and screen readers.
-function originNote(cf) {
-  return cf.own_table
-    ? "From this table's own Crowd Favour table (the cf-table option), not the rulebook."
+// Where a value not printed in the rulebook comes from (the table's per-rank `origins`, the same
+// marks the terminal and `ludus games` read), for the mark's tooltip and screen readers.
+function originNote(cf, rank) {
+  if (cf.own_table) return "From this table's own Crowd Favour table (the cf-table option), not the rulebook.";
+  const origin = (cf.origins || [])[rank];
+  return origin === "example"
+    ? "Not printed in the rulebook: it follows from one of its worked examples, as the Gorus Maximus rules page explains. A table may use its own Crowd Favour table (the cf-table option)."
     : "Not printed in the rulebook: our choice, explained on the Gorus Maximus rules page. A table may use its own Crowd Favour table (the cf-table option).";
+}
+
+// The same in a few words, after a card's spoken name.
+function originWords(cf, rank) {
+  if (cf.own_table) return " (this table's own value)";
+  return (cf.origins || [])[rank] === "example"
+    ? " (not printed in the rulebook; follows from one of its examples)"
+    : " (our value, not printed in the rulebook)";
 }
 
 // The CF a card shows, as printed cards do: only where it is not 0, the 0s with the 5 they are
@@ -67,15 +78,15 @@ function favourBadge(cf, rank) {
   if (!f) return null;
   return h("span", { class: `cf ${f.kind}`, title: f.title, "data-cf": f.text },
     h("span", { "aria-hidden": "true" }, f.text),
-    f.ours ? h("span", { class: "cf-ours", title: originNote(cf), "data-ours": "true" },
-      h("span", { "aria-hidden": "true" }, "*"), h("span", { class: "visually-hidden" }, ` (${originNote(cf)})`)) : null);
+    f.ours ? h("span", { class: "cf-ours", title: originNote(cf, rank), "data-ours": "true" },
+      h("span", { "aria-hidden": "true" }, "*"), h("span", { class: "visually-hidden" }, ` (${originNote(cf, rank)})`)) : null);
 }
 
 // A card in words; `withOrigin` false where the mark's own hidden text says where the value comes from.
 function spokenCard(cf, c, withOrigin = true) {
   const f = cardFavour(cf, c.rank);
   if (!f) return c.label;
-  return `${c.label}, ${f.spoken}${f.ours && withOrigin ? (cf.own_table ? " (this table's own value)" : " (our value, not printed in the rulebook)") : ""}`;
+  return `${c.label}, ${f.spoken}${f.ours && withOrigin ? originWords(cf, c.rank) : ""}`;
 }
 
 function cardFace(data, cf, card) {
@@ -177,7 +188,8 @@ function legend(obs) {
   return h("p", { class: "small muted cf-legend" },
     "Numbers under a card are its Crowd Favour when collected; ",
     `★${cf.preferred_zero} on a 0: worth ${cf.preferred_zero} if its school is preferred when the round ends. `,
-    "* marks a value ", cf.own_table ? "from this table's own Crowd Favour table." : "not printed in the rulebook (our choice).");
+    "* marks a value ", cf.own_table ? "from this table's own Crowd Favour table."
+      : "not printed in the rulebook (our choice, or worked out from one of its examples; hover a * to see which).");
 }
 
 function table(root, data, obs, seatName, hand, openRound) {

@@ -234,10 +234,12 @@ class GorusMaximusState(State[GorusMaximusOptions]):
             best = max(cf)
             gained = tuple([1 if v == best else 0 for v in cf])
         support = self.support
-        reached = []
+        reached = []  # the sides that reach their target at this round end: only they may win now
         for s, g in enumerate(gained):
             support[s] += g
-            if support[s] >= self.targets[s]:
+            if g and support[s] >= self.targets[s]:
+                # a side already at its target (play-on after a tie) that gains nothing this
+                # round did not reach it now, so it is not compared with the one that did
                 reached.append(s)
         self.last_round = RoundSummary(
             self.round, self.preferred, cf, tuple(self.collected_count), gained, pz_side, no_eight

@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ...core.game import Action, Game, SeatView
+from ...core.game import CHANCE, Action, Game, SeatView
 from ...core.terminal import TerminalAdapter
 from .actions import Play, Reveal
-from .cards import CONTENDER, RANKS_PER_SCHOOL, SCHOOLS, card_label
+from .cards import CONTENDER, RANKS_PER_SCHOOL, SCHOOLS, CrowdFavourTable, _bits, _deck, card_label, setup_for
 from .views import GorusObservation
 
-__all__ = ["ADAPTER", "STYLE", "GorusMaximusAdapter", "actor_name", "bout_text", "card_text", "school_text"]
+__all__ = ["ADAPTER", "STYLE", "GorusMaximusAdapter", "actor_name", "bout_text", "card_text", "cf_legend",
+           "school_text", "side_name"]
 
 STYLE = {"blue": "bold blue", "brown": "bold rgb(160,100,50)", "green": "bold green",
          "pink": "bold magenta", "yellow": "bold yellow"}
@@ -37,6 +39,44 @@ def actor_name(actor: int, names: list[str]) -> str:
     return "Contender" if actor == CONTENDER else names[actor]
 
 
+def side_name(obs: GorusObservation, side: int, names: list[str]) -> str:
+    """A side as the reader knows it: the seat's name in individual play (the names the terminal
+    uses everywhere, not "Seat 2"), "Team A (Ann, Cy)" in the team variant, the contenders in solo."""
+    if obs.solo:
+        return names[0] if side == 0 else "Contenders"
+    if len(obs.side_names) == obs.players:
+        return names[side]
+    mates = ", ".join(names[s] for s, t in enumerate(obs.side_of_seat) if t == side)
+    return f"{obs.side_names[side]} ({mates})"
+
+
+MARK = {"example": "†", "ours": "*"}
+"""The mark after a Crowd Favour value the rulebook does not print, by where it comes from."""
+
+
+def cf_legend(cf: CrowdFavourTable, ranks: Sequence[int]) -> list[Text]:
+    """The CF of each rank in the deck, each value not printed in the rulebook marked, and one
+    line saying what the marks mean (with a player's own table: that the values are theirs)."""
+    line = Text("Crowd Favour: ", style="dim")
+    for i, r in enumerate(ranks):
+        if i:
+            line.append(" · ", style="dim")
+        value = f"★{cf.preferred_zero} if preferred" if r == 0 else _signed(cf.by_rank[r])
+        line.append(f"{r}: {value}", style="dim")
+        if not cf.own and cf.origins[r] in MARK:
+            line.append(MARK[cf.origins[r]], style="bold yellow")
+    if cf.own:
+        note = Text("  These values are this table's own Crowd Favour table (option cf-table).", style="dim")
+    else:
+        note = Text("  * our value, not in the rulebook; † not printed, follows from a rulebook example "
+                    "(see ludus games gorus-maximus)", style="dim")
+    return [line, note]
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else str(value)
+
+
 def bout_text(bout: tuple[tuple[int, int], ...], names: list[str]) -> Text:
     out = Text()
     for i, (actor, c) in enumerate(bout):
@@ -55,7 +95,8 @@ class GorusMaximusAdapter(TerminalAdapter):
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--solo", action="store_true", help="solo play against the contender stack")
         parser.add_argument("--teams", help="team variant: a split such as 2v2 or 2v2v1, or a seating like ABACB")
-        parser.add_argument("--target", type=int, help="Crowd Support needed to win (default 3)")
+        parser.add_argument("--target", type=int,
+                            help="Crowd Support needed to win (default 3); teams use -o team-target=N")
 
     def options_from_args(self, args: argparse.Namespace) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -77,24 +118,30 @@ class GorusMaximusAdapter(TerminalAdapter):
         hand = obs.hand or 0
         return [(Play(c), c in legal) for c in range(len(SCHOOLS) * RANKS_PER_SCHOOL) if hand >> c & 1]
 
-    def _support_line(self, obs: GorusObservation) -> Text:
+    def _support_line(self, obs: GorusObservation, names: list[str], you: bool = True) -> Text:
         out = Text("Crowd Support: ")
         mine = obs.side_of_seat[obs.seat] if obs.seat is not None else None
-        for side, name in enumerate(obs.side_names):
+        teams = len(obs.side_names) != obs.players and not obs.solo
+        for side in range(len(obs.side_names)):
             if side:
                 out.append("   ")
-            out.append(f"{name} {obs.support[side]}/{obs.targets[side]}", style="bold" if side == mine else "")
-        if mine is not None and len(obs.side_names) != obs.players and not obs.solo:
-            mates = [str(s + 1) for s, side in enumerate(obs.side_of_seat) if side == mine]
-            out.append(f"   (you are {obs.side_names[mine]}: seats {', '.join(mates)})", style="dim")
+            label = obs.side_names[side] if teams else side_name(obs, side, names)
+            out.append(f"{label} {obs.support[side]}/{obs.targets[side]}", style="bold" if side == mine else "")
+        if mine is not None and obs.seat is not None and teams:
+            mates = ", ".join(names[s] for s, side in enumerate(obs.side_of_seat) if side == mine)
+            who = "you are" if you else f"{names[obs.seat]} is"
+            out.append(f"   ({who} {obs.side_names[mine]}: {mates})", style="dim")
         return out
 
     def render(self, console: Console, view: SeatView, seat_names: list[str], *, you: bool = True) -> None:
         obs: GorusObservation = view.observation
-        self._table(console, obs, seat_names)
+        self._table(console, obs, seat_names, you)
         legal = {a.card for a in view.legal_actions if isinstance(a, Play)}
         hand = obs.hand or 0
-        table = Table(title="Your troupe", show_header=False, box=None)
+        mover = seat_names[obs.seat] if obs.seat is not None else ""
+        # in a replay the seat is named ("Bo's troupe"); a solo player the game itself calls "You" stays "Your"
+        owner = "Your troupe" if you or not mover or mover.startswith("You") else f"{mover}'s troupe"
+        table = Table(title=owner, show_header=False, box=None)
         for school in range(len(SCHOOLS)):
             cards = [c for c in range(school * 16, school * 16 + 16) if hand >> c & 1]
             if not cards:
@@ -106,7 +153,10 @@ class GorusMaximusAdapter(TerminalAdapter):
                 row.append(" ")
             table.add_row(school_text(school), row)
         console.print(table)
-        console.print(Text("Highlighted cards may be played now; type b to see the previous bout.", style="dim"))
+        for line in cf_legend(obs.cf_table, setup_for(obs.players).ranks):
+            console.print(line)
+        if you:  # a replay's board is not waiting for a move: no key to type
+            console.print(Text("Highlighted cards may be played now; type b to see the previous bout.", style="dim"))
 
     def handle_command(self, console: Console, text: str, view: SeatView, seat_names: list[str]) -> bool:
         if text.lower() in ("b", "bout", "previous"):
@@ -120,11 +170,11 @@ class GorusMaximusAdapter(TerminalAdapter):
             return True
         return False
 
-    def _table(self, console: Console, obs: GorusObservation, seat_names: list[str]) -> None:
+    def _table(self, console: Console, obs: GorusObservation, seat_names: list[str], you: bool = True) -> None:
         if obs.last_round is not None and not obs.previous_bout and obs.last_round.round == obs.round - 1:
-            self._round_summary(console, obs)
+            self._round_summary(console, obs, seat_names)
         console.rule(f"Round {obs.round}" + ("" if obs.solo else f" · dealer {seat_names[obs.dealer]}"))
-        console.print(self._support_line(obs))
+        console.print(self._support_line(obs, seat_names, you))
         line = Text("Preferred: ").append_text(school_text(obs.preferred))
         line.append("    Initiating: ").append_text(school_text(obs.initiating))
         if obs.stock_size:
@@ -136,15 +186,17 @@ class GorusMaximusAdapter(TerminalAdapter):
                                f" (last card {card_label(last)}; type b to see it)", style="dim"))
         console.print(Text("Bout: ").append_text(bout_text(obs.bout, seat_names)))
 
-    def _round_summary(self, console: Console, obs: GorusObservation) -> None:
+    def _round_summary(self, console: Console, obs: GorusObservation, names: list[str]) -> None:
         lr = obs.last_round
         assert lr is not None
         console.rule(f"End of round {lr.round}")
         console.print(Text("Preferred school at the end: ").append_text(school_text(lr.preferred)))
         if lr.no_eight:
-            console.print("[bold red]You collected no 8: the crowd smells a fix. The round goes to the contenders.[/]")
+            console.print(f"[bold red]{names[0]} collected no 8: the crowd smells a fix. "
+                          "The round goes to the contenders.[/]")
         table = Table("side", "Crowd Favour", "gladiators", "support +")
-        for side, name in enumerate(obs.side_names):
+        for side in range(len(obs.side_names)):
+            name = side_name(obs, side, names)
             zero = " (preferred 0)" if lr.preferred_zero_side == side else ""
             table.add_row(name, f"{lr.crowd_favour[side]}{zero}", str(lr.collected_counts[side]),
                           str(lr.support_gained[side]))
@@ -152,6 +204,8 @@ class GorusMaximusAdapter(TerminalAdapter):
 
     def render_spectator(self, console: Console, observation: Any, seat_names: list[str]) -> None:
         self._table(console, observation, seat_names)
+        for line in cf_legend(observation.cf_table, setup_for(observation.players).ranks):
+            console.print(line)
 
     def show_chance(self, action: Action) -> bool:
         return isinstance(action, Reveal)  # deals would flood the log
@@ -163,6 +217,99 @@ class GorusMaximusAdapter(TerminalAdapter):
             return f"{seat_name} plays {action.label}"
         return f"{seat_name}: {action.label}"
 
+    def narrate(self, before: Any, after: Any, entries: Sequence[tuple[int, Action | str]],
+                seat_names: list[str]) -> list[str]:
+        """Contender cards not in the log, each round's first card (the preferred school), every
+        Challenge, every bout's winner and every round's summary, from the reader's observations.
+
+        The cards of a bout are all played face up, so the observations hold them: the bout in
+        progress and the previous bout. Only the round's last bout is gone from ``after`` (a new
+        round has started); it is ``before``'s bout plus the cards the entries played, and in solo
+        play a last contender card that the log does not show is the one card of the deck nobody
+        has seen yet (every other card was played face up or is in the player's hand).
+        """
+        if not isinstance(before, GorusObservation) or not isinstance(after, GorusObservation):
+            return []
+        names = seat_names
+        lines: list[str] = []
+        logged = {a.card for actor, a in entries if actor == CHANCE and isinstance(a, Reveal)}
+        played = [(CONTENDER if actor == CHANCE else actor, a.card) for actor, a in entries
+                  if isinstance(a, (Play, Reveal))]
+        size = 3 if after.solo else after.players
+        round_ended = after.last_round is not None and (
+            before.last_round is None or after.last_round.round != before.last_round.round)
+        start = list(before.bout)
+        untold = _untold_opening(before, entries)  # the game's first contender card: never in the log
+        first = 0 if untold else len(start)  # the cards of ``start`` told already
+        preferred = -1 if untold else before.preferred
+        if round_ended:
+            last = start + [pc for pc in played if pc not in start][: size - len(start)]
+            if after.solo and len(last) < size:
+                last += _unseen_contender_cards(before, last, size - len(last))
+            self._tell_bout(lines, last, first, preferred, logged, names, complete=True, opening=untold)
+            lines += self._tell_round(after, names)
+            self._tell_bout(lines, list(after.bout), 0, -1, logged, names, complete=False)
+        elif after.previous_bout and after.previous_bout != before.previous_bout:
+            done = list(after.previous_bout)
+            if done[:len(start)] != start:
+                first = 0  # the span held more than one bout: tell the one the observation keeps
+            preferred = self._tell_bout(lines, done, first, preferred, logged, names, complete=True,
+                                        opening=untold)
+            self._tell_bout(lines, list(after.bout), 0, preferred, logged, names, complete=False)
+        else:
+            self._tell_bout(lines, list(after.bout), first, preferred, logged, names, complete=False,
+                            opening=untold)
+        return lines
+
+    def _tell_bout(self, lines: list[str], bout: list[tuple[int, int]], first: int, preferred: int,
+                   logged: set[int], names: list[str], *, complete: bool, opening: bool = False) -> int:
+        """Lines for the cards ``bout[first:]`` (a contender card the log lacks, the preferred school
+        set or changed, a Challenge), then its winner when ``complete``; returns the preferred school."""
+        for i, (actor, c) in enumerate(bout):
+            school, rank = c >> 4, c & 15
+            if i >= first:
+                if actor == CONTENDER and c not in logged:
+                    first_card = " (the game's first card)" if opening and i == 0 else ""
+                    lines.append(f"Contender plays {card_label(c)}{first_card}")
+                if i == 0 and preferred < 0:
+                    lines.append(f"[bold]{SCHOOLS[school].name}[/] are preferred (the round's first card)")
+                elif i and bout[i - 1][1] & 15 == rank:
+                    before = card_label(bout[i - 1][1])
+                    if school != preferred:
+                        lines.append(f"[bold red]Challenge![/] {card_label(c)} matches the rank of {before}: "
+                                     f"[bold]{SCHOOLS[school].name}[/] are now preferred")
+                    else:
+                        lines.append(f"Challenge: {card_label(c)} matches the rank of {before}, but "
+                                     f"{SCHOOLS[school].name} are already preferred")
+            if (i == 0 and preferred < 0) or (i and bout[i - 1][1] & 15 == rank and school != preferred):
+                preferred = school
+        if complete and bout:
+            winner, card = _holder(bout, preferred)
+            cards = " · ".join(f"{actor_name(a, names)} {card_label(c)}" for a, c in bout)
+            lines.append(f"→ bout won by [bold]{actor_name(winner, names)}[/] with {card_label(card)}"
+                         f"  [dim]({cards})[/]")
+        return preferred
+
+    def _tell_round(self, obs: GorusObservation, names: list[str]) -> list[str]:
+        """The summary of the round that just ended: favour, who gained Crowd Support, the totals."""
+        lr = obs.last_round
+        assert lr is not None
+        sides = range(len(obs.side_names))
+        favour = " · ".join(
+            f"{side_name(obs, s, names)} {lr.crowd_favour[s]}"
+            + (" (with the preferred 0)" if lr.preferred_zero_side == s else "")
+            + f", {lr.collected_counts[s]} gladiators" for s in sides)
+        gained = [side_name(obs, s, names) for s in sides if lr.support_gained[s]]
+        out = [f"[bold]End of round {lr.round}[/]: {SCHOOLS[lr.preferred].name} preferred at the end",
+               f"Crowd Favour: {favour}"]
+        if lr.no_eight:
+            out.append(f"{names[0]} collected no 8: the crowd smells a fix, the round goes to the contenders")
+        tie = " each (a tie for the most Crowd Favour)" if len(gained) > 1 else ""
+        out.append(f"+1 Crowd Support to [bold]{' and '.join(gained)}[/]{tie}")
+        out.append("Crowd Support: " + " · ".join(
+            f"{side_name(obs, s, names)} {obs.support[s]}/{obs.targets[s]}" for s in sides))
+        return out
+
     def default_human_seats(self, args: argparse.Namespace, game: Game, options: Any) -> list[int]:
         return [0]
 
@@ -170,13 +317,47 @@ class GorusMaximusAdapter(TerminalAdapter):
                      seat_names: list[str]) -> None:
         obs: GorusObservation = observation
         if obs.last_round is not None:
-            self._round_summary(console, obs)
+            self._round_summary(console, obs, seat_names)
         console.rule("Game over")
-        console.print(self._support_line(obs))
+        console.print(self._support_line(obs, seat_names))
         if obs.solo:
-            console.print("[bold green]You are the Champion of Gorus Maximus![/]" if winners
+            champion = "You are" if seat_names[0] == "You" else f"{seat_names[0]} is"
+            console.print(f"[bold green]{champion} the Champion of Gorus Maximus![/]" if winners
                           else "[bold red]The contenders win the crowd.[/]")
         else:
             names = ", ".join(seat_names[w] for w in winners)
             console.print(f"[bold green]Champion(s) of Gorus Maximus: {names}[/]")
+
+
+def _holder(bout: list[tuple[int, int]], preferred: int) -> tuple[int, int]:
+    """Who wins a whole bout, and with which card: the highest card of the preferred school (as
+    it stands after the bout's Challenges), else the highest of the initiating school."""
+    for school in (preferred, bout[0][1] >> 4):
+        best = [(c, a) for a, c in bout if c >> 4 == school]
+        if best:
+            card, actor = max(best)
+            return actor, card
+    raise AssertionError("a bout holds a card of the initiating school")
+
+
+def _untold_opening(before: GorusObservation, entries: Sequence[tuple[int, Action | str]]) -> bool:
+    """True when ``before`` is the start of a solo game whose first contender card was turned up
+    before the log began (the log starts after the opening chance events), so it was never told."""
+    return (before.solo and before.round == 1 and before.previous_winner is None and len(before.bout) == 1
+            and not any(before.collected_counts)
+            and not any(isinstance(a, Reveal) and a.card == before.bout[0][1] for _, a in entries))
+
+
+def _unseen_contender_cards(before: GorusObservation, bout: list[tuple[int, int]],
+                            count: int) -> list[tuple[int, int]]:
+    """The last contender card(s) of a solo round the log did not show: the deck's cards that no
+    one has seen (not collected, not in the bout, not in the player's hand)."""
+    deck = _deck(before.schools_in_play, setup_for(before.players).ranks)
+    seen = (before.hand or 0) | sum(1 << c for _, c in bout)
+    for mask in before.collected:
+        seen |= mask
+    unseen = _bits(deck & ~seen)
+    return [(CONTENDER, c) for c in unseen] if len(unseen) == count else []
+
+
 ADAPTER = GorusMaximusAdapter()

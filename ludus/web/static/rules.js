@@ -92,12 +92,43 @@ function optionsList(explained, where, problem) {
       h("dd", { class: "rules-help small" }, o.help)))));
 }
 
+// Values of the game's data that its rulebook does not print (Game.data_values on the server): each
+// marked by where it comes from, the marks explained once above the list.
+const MARKS = {
+  example: { mark: "◆", label: "from a worked example" },
+  ours: { mark: "✱", label: "ours (Ludus)" },
+};
+
+function valueMark(source, text) {
+  const m = MARKS[source] || { mark: "?", label: source };
+  return h("span", { class: `value-mark mark-${source}`, title: text || null }, h("span", { "aria-hidden": "true" }, m.mark), ` ${m.label}`);
+}
+
+function dataValuesList(values) {
+  const list = values || [];
+  const sources = Object.keys(MARKS).filter((s) => list.some((v) => v.source === s));
+  return h("section", { class: "rules-values", "aria-labelledby": "rules-values-title" },
+    h("h3", { id: "rules-values-title" }, "Values not printed in the rulebook"),
+    list.length === 0
+      ? h("p", { class: "small muted" }, "Every value of this game's data is printed in its rulebook.")
+      : [
+        h("p", { class: "small muted" }, "The rulebook leaves these numbers out, so Ludus plays with the values below. ",
+          sources.map((s) => h("span", { class: "rules-values-legend" }, valueMark(s, ""),
+            `: ${list.find((v) => v.source === s).source_text}. `))),
+        h("div", { class: "rules-values-scroll" }, h("table", { class: "rules-values-table" },
+          h("thead", {}, h("tr", {}, ["Subject", "Value", "Source", "Note"].map((t) => h("th", { scope: "col" }, t)))),
+          h("tbody", {}, list.map((v) => h("tr", { "data-value-source": v.source },
+            h("td", {}, v.subject), h("td", { class: "rules-value-number" }, v.value),
+            h("td", {}, valueMark(v.source, v.source_text)), h("td", { class: "small" }, v.note)))))),
+      ]);
+}
+
 function sectionsNav(text) {
   const headings = [...text.querySelectorAll("h3")];
   if (headings.length < 2) return null;
   return h("nav", { class: "rules-nav", "aria-label": "Sections of the rules" },
     h("ul", {}, headings.map((heading, i) => {
-      heading.id = `rules-section-${i}`;
+      if (!heading.id) heading.id = `rules-section-${i}`;
       heading.tabIndex = -1;
       return h("li", {}, h("button", { type: "button", class: "secondary small-button", onclick: () => {
         heading.scrollIntoView({ block: "start" });
@@ -136,6 +167,8 @@ export async function openRules({ game, title, options = {}, where = "" }) {
   if (box.ticket !== ticket) return;  // the panel was opened again meanwhile
   const text = h("div", { class: "rules-text" }, info.html ? rulesNodes(info.html)
     : h("p", { class: "muted" }, "This game ships no rules text yet."));
+  // the values list closes the text (it can be long): the sections bar leads to it like any section
+  text.append(dataValuesList(info.data_values));
   replaceChildren(body, optionsList(info.options, where, problem), sectionsNav(text), text);
   box.scrollTop = 0;
   box.dataset.loaded = "true";

@@ -143,12 +143,46 @@ def craft(players: int = 4, caesar: bool = False, *, hands: dict[int, list[int]]
     st["fav_deck"], st["tkt_deck"], st["vis_deck"] = free["f"], free["t"], free["v"]
     st["stage"] = 1
     st.update(fields)
+    _fit_the_setup(st, d, players, fields)
     days_done = 3 if st["stage"] == 4 else st["day"] - 1  # earlier days scored nothing, unless given
     if "day_scores" not in fields:
         st["day_scores"] = [[0] * players for _ in range(days_done)]
     if "past_sales" not in fields:
         st["past_sales"] = [[[] for _ in range(players)] for _ in range(days_done)]
     return GAME.state_from_json(pos)
+
+
+def _fit_the_setup(st: dict[str, Any], d: Any, n: int, fields: dict[str, Any]) -> None:
+    """Complete a crafted position to what the setup table fixes for its day (positions are
+    checked against it): the regular and special-event ticket counts, and a favour deck holding
+    what the days dealt leave, today's other favours on display in phase I or out of the game."""
+    from ludus.core.bits import popcount
+
+    stage = st["stage"]
+    if "day" not in fields and stage == 1 and not st.get("resolving") and any(st["favours"]):
+        st["day"] = 2  # favour cards in hand while the villa is open: taken on an earlier day
+    day = st["day"]
+    if "setup_counts" not in fields:
+        st["setup_counts"] = [min(2 * n, popcount(d.all_tickets)), 0, 0]
+    if "bonus" not in fields:
+        st["bonus"] = [min(day, 3) - 1 if stage else 0, 0, 0]
+    if "sp_at_villa" not in fields and not (stage == 1 and st.get("resolving")):
+        st["sp_at_villa"] = stage <= 1
+    if "fav_deck" in fields or "fav_gone" in fields:
+        return
+    start = popcount(d.all_favours & ~st["fav_gone"])
+    before = min(start, (day - 1) * n)
+    today = min(n, start - before)
+    want = start - before - today
+    assert popcount(st["fav_deck"]) >= want, "more favour cards handed out than the days dealt"
+    showing = stage == 1 and not st.get("resolving")
+    while popcount(st["fav_deck"]) > want:
+        card = st["fav_deck"] & -st["fav_deck"]
+        st["fav_deck"] -= card
+        if showing and popcount(st["fav_display"]) < today:
+            st["fav_display"] |= card
+        else:
+            st["fav_gone"] |= card
 
 
 CIRCUS_HEAVY = ["circus:box", "circus:arena", "circus:balcony", "colosseum:box", "colosseum:arena", "theatre:box"]

@@ -1,4 +1,4 @@
-"""Card data: the shipped file, provisional marks, user files and every kind of malformed file."""
+"""Card data: the shipped file, where each value comes from, user files and every kind of malformed file."""
 
 from __future__ import annotations
 
@@ -34,18 +34,66 @@ def test_shipped_data_holds_the_rulebook_values():
     assert d.legionnaire_pays == 6
 
 
-def test_every_value_the_rulebook_does_not_give_is_marked_provisional():
+def test_every_value_says_where_it_comes_from():
+    """Per value, as decided from the rulebook (docs/games/circus-maximus.md, "Card data"):
+    printed, from its scoring example, or ours."""
     raw = tomllib.loads(SHIPPED)
-    known_traders = {2, 3, 6}
-    for e in raw["trader"]:
-        assert e.get("provisional", False) == (e["rank"] not in known_traders), e
-    for e in raw["ticket"]:
-        # the ticket list itself (two of each seat kind per venue) is a guess
-        assert e.get("provisional") is True, e
+    assert not any("provisional" in e for table in raw.values() for e in table)
+    for e in raw["trader"]:  # the scoring example keeps traders 6, 3 and 2
+        assert (e.get("example", []), e.get("ours", [])) == ((["coins"], []) if e["rank"] in {2, 3, 6}
+                                                              else ([], ["coins"])), e
+    for e in raw["ticket"]:  # balcony and arena are priced by the scoring example; box and the counts are ours
+        if e["seat"] == "box":
+            assert (e.get("example", []), e["ours"]) == ([], ["coins", "count"]), e
+        else:
+            assert (e["example"], e["ours"]) == (["coins"], ["count"]), e
+    expected = {"senator": (["coins"], ["count"]), "student": (["coins"], ["count"]),
+                "legionnaire": ([], ["count"]), "merchant": ([], ["name", "coins", "count"]),
+                "pleb": ([], ["name", "coins", "count"]), "caesar": ([], [])}
     for e in raw["visitor"]:
-        assert e.get("provisional", False) == (e["key"] not in {"senator", "student", "legionnaire", "caesar"}), e
-    for e in raw["favour"]:
-        assert e.get("provisional") is True, e
+        assert (e.get("example", []), e.get("ours", [])) == expected[e["key"]], e
+    for e in raw["favour"]:  # "pays" (6 with Ticket→Legionnaire) is printed
+        assert (e.get("example", []), e["ours"]) == ([], ["coins", "count"]), e
+
+
+def test_sources_are_carried_into_the_data_classes_and_listed_by_the_game():
+    from ludus.core.provenance import EXAMPLE, OURS, PRINTED
+    from ludus.games.circus_maximus.cards import source_of
+
+    d = load_cards()
+    assert [source_of(s, "coins") for s in d.trader_sources] == [OURS, EXAMPLE, EXAMPLE, OURS, OURS, EXAMPLE,
+                                                                  OURS, OURS]
+    senator = next(v for v in d.visitors if v.key == "senator")
+    assert (source_of(senator.sources, "coins"), source_of(senator.sources, "name")) == (EXAMPLE, PRINTED)
+    legion = d.favours[FAVOUR_KEYS.index("legionnaire")]
+    assert source_of(legion.sources, "pays") == PRINTED and source_of(legion.sources, "coins") == OURS
+    values = GAME.data_values({})
+    assert values == d.data_values() and all(v.provisional and v.note for v in values)
+    subjects = {v.subject: v for v in values}
+    assert subjects["Trader 4: coins if kept in hand"].source == OURS
+    assert subjects["Trader 6: coins if kept in hand"].source == EXAMPLE
+    assert subjects["Colosseum box ticket: coins when sold"].value == "3"
+    assert "Senator: coins paid" in subjects and "Legionnaire: coins paid" not in subjects
+    assert not any(v.subject.startswith("Caesar") for v in values)
+
+
+def test_a_players_own_file_lists_no_values_and_old_provisional_marks_still_load(tmp_path):
+    path = tmp_path / "mine.toml"
+    path.write_text(SHIPPED.replace('ours = ["coins"]\n', "provisional = true\n", 1), encoding="utf-8")
+    assert GAME.data_values({"cards": str(path)}) == []
+    d = load_cards(path)
+    from ludus.core.provenance import OURS
+    from ludus.games.circus_maximus.cards import source_of
+    assert source_of(d.trader_sources[0], "coins") == OURS  # provisional = true: every value ours
+
+
+def test_a_listed_field_must_be_a_value_of_its_table():
+    bad = SHIPPED.replace('rank = 1\ncoins = 0\nours = ["coins"]', 'rank = 1\ncoins = 0\nours = ["rank"]')
+    line = _line_of(bad, 'ours = ["rank"]')
+    assert _error(bad) == f"cards.toml, line {line}: trader 1: ours: 'rank' is not a value of a trader (one of coins)"
+    bad = SHIPPED.replace('seat = "box"\ncoins = 3\ncount = 2\nours = ["coins", "count"]',
+                          'seat = "box"\ncoins = 3\ncount = 2\nexample = ["coins"]\nours = ["coins", "count"]', 1)
+    assert "ticket 1: ours: coins cannot also be listed under example" in _error(bad)
 
 
 def test_user_file_is_loaded_through_the_cards_option(tmp_path):
@@ -143,9 +191,9 @@ MALFORMED = [
     ('key = "legionnaire"\nname = "Legionnaire"', 'key = "soldier"\nname = "Legionnaire"', ("[[visitor]]", 1),
      "visitor: a 'legionnaire' visitor is needed by the Ticket→Legionnaire favour"),
     # a misspelt key in place of a required one: the misspelling is named, at its line
-    ("coins = 3\ncount = 2\nprovisional", "coins = 3\ncolour = 2\nprovisional", "colour = 2",
+    ("coins = 3\ncount = 2\nours", "coins = 3\ncolour = 2\nours", "colour = 2",
      "ticket 1: colour: Extra inputs are not permitted"),
-    ("coins = 3\ncount = 2\nprovisional", "coins = 3\ncount = 2\ncolour = 2\nprovisional", "colour = 2",
+    ("coins = 3\ncount = 2\nours", "coins = 3\ncount = 2\ncolour = 2\nours", "colour = 2",
      "ticket 1: colour: Extra inputs are not permitted"),
     ("[[favour]]\nkey = \"extra_trader\"\ncoins = 2\ncount = 2\n", "[[favour]]\nkey = \"extra_trader\"\ncoins = 2\n",
      ("[[favour]]", 2), "favour 2: count: Field required"),
@@ -156,12 +204,14 @@ MALFORMED = [
     ("rank = 5\ncoins = 2", 'rank = "5"\ncoins = 2', 'rank = "5"', "trader 5: rank: Input should be a valid integer"),
     ("rank = 5\ncoins = 2", "rank = 0\ncoins = 2", "rank = 0",
      "trader 5: rank: Input should be greater than or equal to 1"),
-    ("rank = 1\ncoins = 0\nprovisional = true", "rank = 1\ncoins = 0\nprovisional = 1", "provisional = 1",
+    ("rank = 1\ncoins = 0\nours = [\"coins\"]", "rank = 1\ncoins = 0\nprovisional = 1", "provisional = 1",
      "trader 1: provisional: Input should be a valid boolean"),
+    ("rank = 1\ncoins = 0\nours = [\"coins\"]", "rank = 1\ncoins = 0\nours = \"coins\"", "ours = \"coins\"",
+     "trader 1: ours: Input should be a valid list"),
     ('seat = "box"', 'seat = "9box"', 'seat = "9box"',
      "ticket 1: seat: String should match pattern '^[A-Za-z][A-Za-z0-9 _-]*$'"),
     ('seat = "box"', "seat = 3", "seat = 3", "ticket 1: seat: Input should be a valid string"),
-    ("coins = 3\ncount = 2\nprovisional", "coins = 3\ncount = -1\nprovisional", "count = -1",
+    ("coins = 3\ncount = 2\nours", "coins = 3\ncount = -1\nours", "count = -1",
      "ticket 1: count: Input should be greater than or equal to 0"),
     ('key = "pleb"', 'key = "Pleb"', 'key = "Pleb"', "visitor 5: key: String should match pattern '^[a-z][a-z0-9_]*$'"),
     ('name = "Pleb"', "name = 4", "name = 4", "visitor 5: name: Input should be a valid string"),
@@ -204,13 +254,17 @@ def test_cross_entry_checks_name_the_line_of_the_entry_at_fault():
                            "visitor 6: the legionnaire cannot be the Caesar card")
     # a rank never given
     bad = SHIPPED.replace("rank = 5\ncoins = 2", "rank = 4\ncoins = 2").replace(
-        "rank = 4\ncoins = 1\nprovisional = true", "rank = 5\ncoins = 1\nprovisional = true")
+        "rank = 4\ncoins = 1\nours", "rank = 5\ncoins = 1\nours")
     assert parse_cards(bad).trader_coins == (0, 0, 1, 2, 1, 2, 3, 3)  # any order of entries will do
-    bad = SHIPPED.replace("[[trader]]\nrank = 8\ncoins = 3\nprovisional = true\n", "")
+    bad = SHIPPED.replace("[[trader]]\nrank = 8\ncoins = 3\nours = [\"coins\"]\n", "")
     assert _error(bad) == f"cards.toml, line {_nth_line(bad, '[[trader]]', 1)}: trader: no entry for rank 8"
     # no ticket at all
-    bad = SHIPPED.replace("count = 2\nprovisional = true\n\n[[ticket]]", "count = 0\nprovisional = true\n\n[[ticket]]")
-    bad = bad.replace("count = 2\nprovisional = true\n\n# ----", "count = 0\nprovisional = true\n\n# ----")
+    bad = SHIPPED.replace("count = 2\nexample = [\"coins\"]\nours = [\"count\"]\n\n[[ticket]]",
+                          "count = 0\nexample = [\"coins\"]\nours = [\"count\"]\n\n[[ticket]]")
+    bad = bad.replace("count = 2\nours = [\"coins\", \"count\"]\n\n[[ticket]]",
+                      "count = 0\nours = [\"coins\", \"count\"]\n\n[[ticket]]")
+    bad = bad.replace("count = 2\nexample = [\"coins\"]\nours = [\"count\"]\n\n# ----",
+                      "count = 0\nexample = [\"coins\"]\nours = [\"count\"]\n\n# ----")
     assert _error(bad) == (f"cards.toml, line {_nth_line(bad, '[[ticket]]', 1)}: "
                            "ticket: there must be at least one ticket")
     # a favour left out

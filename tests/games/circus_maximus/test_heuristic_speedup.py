@@ -59,7 +59,8 @@ def reference_observation(st: Any, seat: int | None) -> CircusMaximusObservation
         return tuple(d.visitors[d.visitor_kind_of[c]].key for c in iter_bits(mask))
 
     return CircusMaximusObservation(
-        seat=seat, players=st.n, caesar_variant=st.options.caesar, cards=st.options.cards, day=st.day,
+        seat=seat, players=st.n, caesar_variant=st.options.caesar,
+        start_card=st.options.start_card, cards=st.options.cards, day=st.day,
         phase=st.stage, phase_name=PHASE_NAMES[st.stage], resolving=st.resolving, to_act=st.current_seats(),
         starting=st.starting, start_card_at_villa=st.sp_at_villa, turn=st.turn,
         passed=tuple(bool(st.passed >> s & 1) for s in range(st.n)), extra_traders=st.extra,
@@ -188,14 +189,16 @@ class ReferenceHeuristic(Agent):
             for li, line in enumerate(obs.lines):
                 for i, (s, r, _e) in enumerate(line):
                     if s == self.me and r == a.rank:
-                        slots = (len(obs.favour_display) + obs.start_card_at_villa if li == 0
+                        card = obs.start_card_at_villa and obs.start_card == "extra-pick"
+                        slots = (len(obs.favour_display) + card if li == 0
                                  else len(obs.forum) if li == 1 else len(self.buyers(li - 2)))
                         return 3.0 - self.favour_worth("move_ahead") if i == slots else -1.0
             return -1.0
         if isinstance(a, TakeFavour):
             return self.favour_worth(a.favour) + 10
         if isinstance(a, TakeStart):
-            return START_CARD_VALUE + 10
+            front = obs.start_card == "instead" and obs.resolving_index == 0
+            return 10.0 if front else START_CARD_VALUE + 10
         if isinstance(a, TakeTicket):
             value = self.ticket_value(a.ticket) + 10
             if a.double:
@@ -243,8 +246,13 @@ class ReferenceHeuristic(Agent):
         if li == 0:
             if spare <= 4:
                 return -1.0
-            prizes = sorted([self.favour_worth(k) for k in obs.favour_display]
-                            + ([START_CARD_VALUE] if obs.start_card_at_villa else []), reverse=True)
+            favours = [self.favour_worth(k) for k in obs.favour_display]
+            if obs.start_card == "extra-pick":
+                prizes = sorted(favours + ([START_CARD_VALUE] if obs.start_card_at_villa else []), reverse=True)
+            else:  # the front trader also gets the card unless someone chooses it
+                prizes = sorted(favours, reverse=True) or ([0.0] if obs.start_card_at_villa else [])
+                if obs.start_card_at_villa:
+                    prizes[0] += START_CARD_VALUE
             gain = self.line_gain(li, eff, prizes, len(prizes) - self.threat(eff))
             reserve = 1.5 if a.rank >= 6 else 0.0
             return gain - cost - reserve if gain > 0 else -1.0

@@ -24,19 +24,28 @@ def test_every_favour_has_its_effect_in_words_with_the_legionnaire_price_filled_
     assert f"pays {pays} coins" in data["favours"]["legionnaire"]["effect"]
 
 
-def test_values_the_rulebook_does_not_print_are_marked_ours_as_in_the_file():
+def test_values_the_rulebook_does_not_print_are_marked_per_value_as_in_the_file():
     raw = tomllib.loads(SHIPPED)
     data = page_data()
-    assert [t["ours"] for t in data["traders"]] == [bool(e.get("provisional")) for e in sorted(raw["trader"],
-                                                                                               key=lambda e: e["rank"])]
-    assert {k: t["ours"] for k, t in data["tickets"].items()} == {
-        f"{e['venue']}:{e['seat']}": bool(e.get("provisional")) for e in raw["ticket"]}
-    assert {k: v["ours"] for k, v in data["visitors"].items()} == {
-        e["key"]: bool(e.get("provisional")) for e in raw["visitor"]}
-    assert {k: f["ours"] for k, f in data["favours"].items()} == {
-        e["key"]: bool(e.get("provisional")) for e in raw["favour"]}
-    # the rulebook's own values are not marked
-    assert not data["visitors"]["senator"]["ours"] and not data["traders"][1]["ours"]
+
+    def listed(e):
+        return {**dict.fromkeys(e.get("example", []), "example"), **dict.fromkeys(e.get("ours", []), "ours")}
+
+    def shown(item):
+        return {f: m["source"] for f, m in item["marks"].items()}
+
+    assert [shown(t) for t in data["traders"]] == [listed(e) for e in sorted(raw["trader"], key=lambda e: e["rank"])]
+    assert {k: shown(t) for k, t in data["tickets"].items()} == {
+        f"{e['venue']}:{e['seat']}": listed(e) for e in raw["ticket"]}
+    assert {k: shown(v) for k, v in data["visitors"].items()} == {e["key"]: listed(e) for e in raw["visitor"]}
+    assert {k: shown(f) for k, f in data["favours"].items()} == {e["key"]: listed(e) for e in raw["favour"]}
+    # a printed value is not marked; a value from the scoring example is, with its own mark and reason
+    assert "coins" not in data["visitors"]["legionnaire"]["marks"]
+    senator = data["visitors"]["senator"]["marks"]["coins"]
+    assert senator["source"] == "example" and "scoring example" in senator["text"]
+    merchant = data["visitors"]["merchant"]["marks"]
+    assert merchant["name"]["source"] == "ours" and "chosen by Ludus" in merchant["coins"]["text"]
+    assert data["marks"] == {"example": "*", "ours": "°"}
 
 
 def test_seat_kinds_are_named_for_people_and_the_data_is_plain_json():

@@ -122,3 +122,70 @@ def test_unreadable_card_data_option_is_a_record_error():
     for path in ("no-such-cards.toml", "/", "x" * 5000):
         pos["options"]["cards"] = path
         expect_refused(GAME, pos, "cards")
+
+
+# --------------------------------------------------------------------------- the setup table (issue 16)
+def _at_phase_one(players: int = 4, day: int = 1) -> dict:
+    """A seeded position in phase I placement (not worked off) of ``day``."""
+    state = GAME.new_initial_state({"players": players}, seed=17)
+    rng = Rng(5)
+    while not (state.day == day and state.stage == 1 and not state.resolving):
+        seat = state.current_seats()[0]
+        state.apply(rng.choice(state.legal_actions(seat)), seat)
+    return json.loads(json.dumps(state.to_json()))
+
+
+def _low_bit(mask: int) -> int:
+    return mask & -mask
+
+
+def test_more_favours_on_display_than_players_is_refused():
+    pos = _at_phase_one(4)
+    s = pos["state"]
+    assert bin(s["fav_display"]).count("1") == 4
+    card = _low_bit(s["fav_deck"])
+    s["fav_deck"] -= card
+    s["fav_display"] += card
+    expect_refused(GAME, pos, "fav_deck")
+
+
+def test_favour_deck_must_match_the_days_dealt_for_the_player_count():
+    # a 4-player game on day 2 has dealt 8 of the 18 favours; one put back into the deck from
+    # the cards out of the game is refused
+    pos = _at_phase_one(4, day=2)
+    s = pos["state"]
+    card = _low_bit(s["fav_gone"])
+    assert card
+    s["fav_gone"] -= card
+    s["fav_deck"] += card
+    expect_refused(GAME, pos, "fav_deck")
+
+
+def test_ticket_count_must_match_the_player_count():
+    pos = _at_phase_one(4)
+    s = pos["state"]
+    assert sum(s["setup_counts"]) == 8
+    v = s["setup_counts"].index(max(s["setup_counts"]))
+    s["setup_counts"][v] -= 1  # as if 7 tickets had been dealt
+    expect_refused(GAME, pos, "setup_counts")
+
+
+def test_special_events_must_match_the_day():
+    pos = _at_phase_one(4, day=2)
+    s = pos["state"]
+    assert sum(s["bonus"]) == 1
+    s["bonus"] = [0, 0, 0]
+    expect_refused(GAME, pos, "bonus")
+
+
+def test_starting_player_card_lies_at_the_villa_in_phase_one():
+    pos = _at_phase_one(4)
+    pos["state"]["sp_at_villa"] = False
+    expect_refused(GAME, pos, "sp_at_villa")
+
+
+def test_dealing_queue_must_fit_the_player_count():
+    state = GAME.new_initial_state({"players": 4}, seed=None)
+    pos = json.loads(json.dumps(state.to_json()))
+    pos["state"]["draws"] = [["F", 0]] + pos["state"]["draws"]  # five favour cards for four players
+    expect_refused(GAME, pos, "draws")

@@ -79,7 +79,10 @@ def test_table_shows_the_incoming_attack_and_last_exchange():
 
 def test_choices_offer_every_card_and_the_pass():
     state = position(hands=([TRIDENT, TRIDENT, SS], []))
-    assert ADAPTER.choices(state.view(0)) == [(Attack(TRIDENT), True), (Attack(SS), False), (NO_ATTACK, True)]
+    # attacking is compulsory by default: the pass is listed, as not allowed
+    assert ADAPTER.choices(state.view(0)) == [(Attack(TRIDENT), True), (Attack(SS), False), (NO_ATTACK, False)]
+    free = position({"attack": "optional"}, hands=([TRIDENT, TRIDENT, SS], []))
+    assert ADAPTER.choices(free.view(0)) == [(Attack(TRIDENT), True), (Attack(SS), False), (NO_ATTACK, True)]
     disc = position(phase="discard", hands=([TRIDENT, NET, DUCK, SS, SS, SHIELD_BLOCK], []))
     assert all(legal for _, legal in ADAPTER.choices(disc.view(0)))
     assert {a for a, _ in ADAPTER.choices(disc.view(0))} == {Discard(k) for k in (TRIDENT, NET, DUCK, SS,
@@ -96,8 +99,9 @@ def test_card_list_command():
 
 
 def typist():
-    """A person who tries the first choice, then passing; always gets somewhere."""
-    answers = itertools.cycle(["1", "no attack", "no defence", "c"])
+    """A person who tries the first choice, then passing, then each other choice in turn; always gets
+    somewhere (with the attack compulsory, passing is refused while an attack card can be played)."""
+    answers = itertools.cycle(["1", "no attack", "no defence", "c", "2", "3", "4", "5", "6"])
     return lambda prompt, **kw: next(answers)
 
 

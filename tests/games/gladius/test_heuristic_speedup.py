@@ -32,6 +32,9 @@ MODES = [
     {"fighter1": "secutor", "fighter2": "secutor"},  # mirror: a kind with 16 copies
     {"solo": True},
     {"solo": True, "fighter1": "samnite", "fighter2": "lion", "solo_defence_hand": 3},
+    # the attack step under both readings (the default above is compulsory)
+    {"fighter1": "retiarius", "fighter2": "secutor", "attack": "optional"},
+    {"solo": True, "fighter1": "murmillo", "attack": "optional"},
 ]
 
 
@@ -80,7 +83,9 @@ def ref_observation(state: GladiusState, seat: int | None) -> GladiusObservation
         locked=(key(state.lock[0]), key(state.lock[1])), barred=key(state.barred),
         skip=(state.skip[0], state.skip[1]), resume=None if state.resume < 0 else PHASES[state.resume],
         reshuffles=state.reshuffles, last_attack=pair(state.last_attack), last_defence=pair(state.last_defence),
-        last_result=state.last_result, opponent_known=opp_known, opponent_unknown=opp_unknown,
+        last_result=state.last_result, exchanges=state.exchanges,
+        settled=None if state.settled is None else (state.settled[0], key(state.settled[1]), key(state.settled[2])),
+        opponent_known=opp_known, opponent_unknown=opp_unknown,
         known_by_opponent=by_opp, unknown_to_opponent=unk_opp, end=state.end,
         winners=tuple(state.winning_sides()),
     )
@@ -137,7 +142,8 @@ def ref_act(view: SeatView):
 
         cards = [(a, kinds[idx[a.card]]) for a in legal if isinstance(a, Attack) and a.card]
         damage_cards = [c for _, c in cards if c.damage]
-        best, best_value = legal[-1], 0.1
+        # compulsory attack: no "no attack" to fall back on, the best card is played
+        best, best_value = legal[-1], (0.1 if legal[-1] == Attack(None) else -float("inf"))
         for action, c in cards:
             p = p_stopped(c)
             gain = float(c.damage)
@@ -202,7 +208,7 @@ def test_games_agree_with_the_plain_computations(options):
 def test_moves_and_draws_match_the_generic_path():
     """The fast paths of fast.py: GladiusState.apply and _settle_chance are shortcuts of State's, and
     why_illegal of _plain_why_illegal: same results, same errors."""
-    for options in MODES[:3] + MODES[5:6]:
+    for options in MODES[:3] + MODES[5:6] + MODES[7:]:
         opts = GAME.parse_options(options)
         state = GAME.new_initial_state(opts, seed=7)
         rng = Rng(3)

@@ -101,3 +101,66 @@ def test_phase_invariants_are_checked():
     pos = _position()
     pos["state"]["hp"][1] = 99  # more than the fighter starts with
     expect_refused(GAME, pos, "hp")
+
+
+# --------------------------------------------------------------------------- the setup the rulebook fixes
+def _dealing(dealt: int = 2, **options) -> dict:
+    """A position in the middle of the deal (explicit chance), ``dealt`` cards handed out."""
+    from ludus.core.game import CHANCE
+
+    state = GAME.new_initial_state(options, seed=None)
+    while state.dealt < dealt:
+        state.apply(state.chance_outcomes()[0][0], CHANCE)
+    assert PHASES[state.phase] == "deal"
+    return json.loads(json.dumps(state.to_json()))
+
+
+def test_the_deal_must_match_the_cards_dealt():
+    pos = _dealing(3)  # the first fighter has 2 cards, the other 1
+    assert GAME.state_from_json(copy.deepcopy(pos))
+    first = pos["state"]["first"]
+    pos["state"]["hands"][1 - first].append(pos["state"]["hands"][first].pop())  # 1 and 2: not this deal
+    expect_refused(GAME, pos, "hands")
+    pos = _dealing(2)
+    card = pos["state"]["hands"][0].pop()  # a dealt card in the discards instead of a hand
+    pos["state"]["discard"] = {card: 1}
+    pos["state"]["unknown"] = [len(pos["state"]["hands"][1]), len(pos["state"]["hands"][0])]
+    expect_refused(GAME, pos, "hands")
+
+
+def test_the_retiarius_moves_first():
+    pos = _position()  # Retiarius (fighter 1) against Secutor: the Retiarius moves first
+    assert pos["state"]["first"] == 0
+    pos["state"]["first"] = 1
+    expect_refused(GAME, pos, "first")
+    # a Secutor as fighter 1 against a Retiarius: fighter 2 moves first
+    pos = _position(fighter1="secutor", fighter2="retiarius")
+    assert pos["state"]["first"] == 1
+    pos["state"]["first"] = 0
+    expect_refused(GAME, pos, "first")
+    pos = _position(first="random")  # a coin toss: either is possible
+    pos["state"]["first"] = 1 - pos["state"]["first"]
+    GAME.state_from_json(pos)
+
+
+def test_cards_must_belong_to_the_fighter_that_played_them():
+    pos = _position("defend")
+    attacker = pos["state"]["active"]
+    other = "secutor/Sword Stab" if attacker == 0 else "retiarius/Trident Thrust"
+    table = pos["state"]["table"]
+    pos["state"]["table"] = other  # the attacker's table card swapped for the other type's attack
+    pile = pos["state"]["pile"]
+    pile[other] -= 1
+    pile[table] = pile.get(table, 0) + 1
+    if not pile[other]:
+        del pile[other]
+    expect_refused(GAME, pos, "table")
+    pos = _position()
+    pos["state"]["last_attack"] = [0, "secutor/Sword Stab"]  # a Retiarius cannot have played it
+    expect_refused(GAME, pos, "last_attack")
+    pos = _position()
+    pos["state"]["last_defence"] = [1, "retiarius/Withdraw"]
+    expect_refused(GAME, pos, "last_defence")
+    pos = _position()
+    pos["state"]["lock"] = ["retiarius/Trident Thrust", None]  # a lock-out comes from an Evade or a Wild Swing
+    expect_refused(GAME, pos, "lock")

@@ -152,7 +152,9 @@ def test_no_discard_at_or_under_the_limit():
 def test_attack_only_with_attack_cards_your_fighter_may_use():
     state = position(hands=([TRIDENT, WITHDRAW, SS, KICK], []))
     legal = state.legal_actions(0)
-    assert legal == [Attack(KICK), Attack(TRIDENT), NO_ATTACK]
+    assert legal == [Attack(KICK), Attack(TRIDENT)]  # attacking is compulsory by default
+    assert position({"attack": "optional"}, hands=([TRIDENT, WITHDRAW, SS, KICK], [])).legal_actions(0) == [
+        Attack(KICK), Attack(TRIDENT), NO_ATTACK]
     with pytest.raises(IllegalAction, match="Sword Stab \\(Secutor\\) is a Secutor card; a Retiarius cannot use it"):
         state.apply(Attack(SS), 0)
     with pytest.raises(IllegalAction, match=r"Withdraw .* is a defence card"):
@@ -163,8 +165,8 @@ def test_attack_only_with_attack_cards_your_fighter_may_use():
         state.apply(Attack("secutor/Bogus"), 0)
 
 
-def test_no_attack_is_always_allowed_and_ends_the_turn():
-    state = position(hands=([TRIDENT], []))
+def test_with_the_attack_optional_no_attack_is_always_allowed_and_ends_the_turn():
+    state = position({"attack": "optional"}, hands=([TRIDENT], []))
     state.apply(NO_ATTACK, 0)
     assert state.active == 1 and state.observation(None).last_result == "no attack"
 
@@ -212,7 +214,7 @@ def test_evade_stops_immobilize_and_damage():
 
 
 def test_defence_only_with_cards_your_fighter_may_use():
-    state = position(hands=([SHIELD_BLOCK, WITHDRAW, TRIDENT], [SS]), active=1, phase="attack", first=1)
+    state = position(hands=([SHIELD_BLOCK, WITHDRAW, TRIDENT], [SS]), active=1, phase="attack")
     state.apply(Attack(SS), 1)
     assert state.legal_actions(0) == [Defend(WITHDRAW), NO_DEFENCE]
     with pytest.raises(IllegalAction, match="Secutor card; a Retiarius cannot use it"):
@@ -246,7 +248,7 @@ def test_immobilized_fighter_may_still_defend():
 
 
 def test_evade_lockout_bars_the_next_attack_only():
-    state = position(hands=([TRIDENT, TRIDENT], [DUCK, SS, SS]))
+    state = position({"attack": "optional"}, hands=([TRIDENT, TRIDENT], [DUCK, SS, SS]))
     state.apply(Attack(TRIDENT), 0)
     state.apply(Defend(DUCK), 1)
     draw(state, SS)
@@ -262,7 +264,7 @@ def test_evade_lockout_bars_the_next_attack_only():
 
 def test_wild_swing_bars_the_murmillos_next_attack_whatever_the_outcome():
     for defence in (None, SHIELD_BLOCK, DUCK):
-        state = position({"fighter1": "murmillo", "fighter2": "secutor"},
+        state = position({"fighter1": "murmillo", "fighter2": "secutor", "attack": "optional"},
                          hands=([WILD, SWIPE], [SHIELD_BLOCK, DUCK, SS]))
         state.apply(Attack(WILD), 0)
         state.apply(Defend(defence), 1)
@@ -280,7 +282,8 @@ def test_wild_swing_bars_the_murmillos_next_attack_whatever_the_outcome():
 
 
 def test_other_heavy_attacks_have_no_lockout():
-    state = position({"fighter1": "murmillo", "fighter2": "secutor"}, hands=([OVERHEAD, SWIPE], []))
+    state = position({"fighter1": "murmillo", "fighter2": "secutor", "attack": "optional"},
+                     hands=([OVERHEAD, SWIPE], []))
     state.apply(Attack(OVERHEAD), 0)
     state.apply(NO_DEFENCE, 1)
     assert state.hp[1] == 6
@@ -292,7 +295,8 @@ def test_other_heavy_attacks_have_no_lockout():
 
 def test_a_lost_turn_uses_up_a_pending_lockout():
     # Murmillo swings wild, then is immobilized: the lost turn is "its next turn" (documented)
-    state = position({"fighter1": "murmillo", "fighter2": "secutor"}, hands=([WILD, SWIPE], [DISARM]))
+    state = position({"fighter1": "murmillo", "fighter2": "secutor", "attack": "optional"},
+                     hands=([WILD, SWIPE], [DISARM]))
     state.apply(Attack(WILD), 0)
     state.apply(NO_DEFENCE, 1)
     draw(state, KICK)

@@ -31,6 +31,8 @@ def test_registry_finds_the_adapter_and_flags_become_options():
     assert opts == {"rounds": 4, "auction": "per-round", "free_plan": True}
     assert GAME.parse_options(opts).rounds == 4
     assert adapter.options_from_args(parser.parse_args([])) == {}
+    more = adapter.options_from_args(parser.parse_args(["--used-cards", "leave", "--refill", "choose"]))
+    assert more == {"used_cards": "leave", "refill": "choose"}
 
 
 def test_unaffordable_recruits_are_offered_greyed_and_explained():
@@ -86,7 +88,7 @@ def test_every_phase_renders_in_a_whole_bot_game():
         if seat == CHANCE:
             assert adapter.show_chance(action)
             assert adapter.describe_action("Chance", action)
-    assert adapter.describe_action("Chance", Draw(0, 20)).startswith("You draw")
+    assert adapter.describe_action("Chance", Draw(0, 20)).startswith("Seat 1 draws")
     assert "from the market" in adapter.describe_action("Chance", MarketDraw(1, 20))
 
 
@@ -106,3 +108,23 @@ def test_terminal_loop_plays_a_person_against_bots(monkeypatch):
     assert "Type a number" in out.export_text()
     record = tg.record()
     assert record.result is not None and record.result["winners"] == final.winners()
+
+
+def test_a_person_picks_a_refill_from_the_market_in_the_terminal(monkeypatch):
+    """With used-cards=leave every hand empties after round 1; with refill=choose the person is
+    asked which market gladiators to take, and the prompt says why."""
+    from ludus.cli import play as play_module
+
+    answers = iter(["1"] * 500)
+    monkeypatch.setattr(play_module.Prompt, "ask", lambda *a, **k: next(answers))
+    adapter = get_adapter("gorus-arena")
+    options = GAME.parse_options({"players": 2, "used_cards": "leave", "refill": "choose", "rounds": 3})
+    state0 = GAME.new_initial_state(options, seed=6)
+    bots = play_module.make_bots(GAME, state0, [0], "heuristic", 6)
+    out = console()
+    final = play_module.TerminalGame(GAME, adapter, options, 6, [0], bots, out).play()
+    assert final.is_terminal()
+    text = out.export_text()
+    assert "hand is empty: take a gladiator from the market, free" in text
+    assert "take " in text and "from the market (free: your hand is empty)" in text
+    assert any(type(a).__name__ == "Pick" for s, a in final.history if s == 0)

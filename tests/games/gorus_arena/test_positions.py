@@ -23,6 +23,7 @@ MODES = (
     {"players": 3, "auction": "per-round", "attack_targets": "team", "tie_resolution": "turn-order"},
     {"players": 4, "free_plan": True, "defence_timing": "execution", "attack_targets": "arena",
      "starting_player": "trailing", "armoury": False},
+    {"players": 3, "used_cards": "leave", "refill": "choose"},
 )
 
 

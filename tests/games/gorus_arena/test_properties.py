@@ -17,9 +17,11 @@ from ludus.games.gorus_arena.options import (
     ATTACK_TARGETS,
     AUCTIONS,
     DEFENCE_TIMINGS,
+    REFILLS,
     STARTS,
     TIE_BREAKS,
     TIE_RESOLUTIONS,
+    USED_CARDS,
 )
 
 options = st.fixed_dictionaries({
@@ -33,6 +35,8 @@ options = st.fixed_dictionaries({
     "tie_break": st.sampled_from(TIE_BREAKS),
     "armoury": st.booleans(),
     "rounds": st.integers(1, 7),
+    "used_cards": st.sampled_from(USED_CARDS),
+    "refill": st.sampled_from(REFILLS),
 })
 
 

@@ -107,7 +107,10 @@ def test_whole_hand_is_planned_and_the_last_card_is_placed_automatically():
 
 def test_finishing_a_plan_early_needs_the_free_plan_option():
     state = GAME.new_initial_state({"players": 2}, seed=3)
-    unchanged(state, DONE, 0, "must plan every card in your hand")
+    unchanged(state, DONE, 0, "every card in your hand goes into your plan")
+    with pytest.raises(IllegalAction) as refused:
+        state.apply(DONE, 0)
+    assert "fewer than" not in str(refused.value)  # said plainly, not "(you hold fewer than 6)"
     free = GAME.new_initial_state({"players": 2, "free_plan": True}, seed=3)
     unchanged(free, DONE, 0, "at least one card")
     free.apply(PLACE["slave"], 0)

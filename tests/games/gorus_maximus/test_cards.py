@@ -56,18 +56,49 @@ def test_the_shipped_cards_are_what_the_engine_always_had():
 
 
 def test_the_shipped_cf_table_is_what_the_engine_always_had():
-    assert load_cf_table("") == CrowdFavourTable(
-        (0, -1, -1, -1, 0, 0, 0, 0, -4, 2, 1, 1, 1, 1, 1, 1), 5, frozenset({1, 3, 11, 13, 14, 15}),
-        "crowd_favour.toml",
-    )
+    table = load_cf_table("")
+    assert (table.by_rank, table.preferred_zero, table.source, table.own) == (
+        (0, -1, -1, -1, 0, 0, 0, 0, -4, 2, 1, 1, 1, 1, 1, 1), 5, "crowd_favour.toml", False)
+
+
+def test_the_shipped_cf_table_says_where_each_value_comes_from():
+    """The English rulebook's text states the 0s (5 for the preferred one), the 8 (-4) and the 10
+    (+1); its example bout (Blue 4, Blue 10, Green 10 worth 2) gives the 4 as 0; the rest is ours."""
+    table = load_cf_table("")
+    printed = {r for r, o in enumerate(table.origins) if o == "printed"}
+    example = {r for r, o in enumerate(table.origins) if o == "example"}
+    assert printed == {0, 8, 10} and example == {4}
+    assert table.provisional == frozenset(range(16)) - printed
+    assert all(table.notes[r] for r in range(16))  # every value says why it is what it is
+    assert (table.by_rank[0], table.preferred_zero, table.by_rank[8], table.by_rank[10]) == (0, 5, -4, 1)
+    assert table.by_rank[4] + 2 * table.by_rank[10] == 2  # the example bout's 2 Crowd Favour
+    # the rulebook's tally (1+1+2+1+2+1, less 4) needs +1, +2 and -4 cards in a 3-5 player deck
+    assert {1, 2, -4} <= {table.by_rank[r] for r in (0, 4, 5, 6, 7, 8, 9, 10, 11, 12)}
 
 
 def test_a_user_cf_table_loads_with_defaults(tmp_path):
     path = tmp_path / "mine.toml"
     path.write_text("[cf]\n" + "\n".join(f"{r} = {r - 8}" for r in range(16)) + "\n", encoding="utf-8")
     table = load_cf_table(str(path))
-    assert table == CrowdFavourTable(tuple(range(-8, 8)), 5, frozenset(), str(path))
+    assert table == CrowdFavourTable(tuple(range(-8, 8)), 5, ("printed",) * 16, str(path), ("",) * 16, True)
     assert all(type(v) is int for v in table.by_rank)
+    assert table.data_values(tuple(range(16))) == []  # a player's own values are theirs, not ours
+
+
+def test_a_cf_table_may_say_where_each_value_comes_from(tmp_path):
+    path = tmp_path / "mine.toml"
+    path.write_text("[cf]\n" + "\n".join(f"{r} = 0" for r in range(16))
+                    + '\n[source]\n3 = "example"\n9 = "ours"\n[note]\n9 = "why"\n'
+                    + "[provisional]\nranks = [11]\n", encoding="utf-8")
+    table = load_cf_table(str(path))
+    assert table.origins[3] == "example" and table.origins[9] == table.origins[11] == "ours"
+    assert table.notes[9] == "why" and table.provisional == {3, 9, 11}
+    for bad, problem in (('[source]\n3 = "guess"', "source"), ('[source]\n16 = "ours"', "source"),
+                         ("[note]\n3 = 4", "note")):
+        path.write_text("[cf]\n" + "\n".join(f"{r} = 0" for r in range(16)) + "\n" + bad + "\n",
+                        encoding="utf-8")
+        with pytest.raises(DataError, match=problem):
+            cards._parse_cf(path.read_text(encoding="utf-8"), "mine.toml", "mine.toml", own=True)
 
 
 # ----------------------------------------------------------------- CF table refusals
@@ -84,15 +115,16 @@ CF_MALFORMED = [
     ("preferred_zero = 5", "preferred_zero = true", "preferred_zero",
      "preferred_zero: Input should be a valid integer"),
     ("preferred_zero = 5", "preferred_zero = '5'", "preferred_zero", "preferred_zero: Input should be a valid integer"),
-    ("ranks = [1, 3, 11, 13, 14, 15]", "ranks = 3", "ranks", "provisional: ranks: Input should be a valid list"),
-    ("ranks = [1, 3, 11, 13, 14, 15]", "ranks = [1, true]", "ranks",
-     "provisional: ranks 2: Input should be a valid integer"),
-    ("ranks = [1, 3, 11, 13, 14, 15]", "ranks = [1, 16]", "ranks",
+    ('1 = "ours"', '1 = "guess"', '1 = "guess"', "source: 1: Input should be 'printed', 'example' or 'ours'"),
+    ('1 = "ours"', "1 = 3", "1 = 3", "source: 1: Input should be 'printed', 'example' or 'ours'"),
+    ('15 = "ours"', '15 = "ours"\n16 = "ours"', '16 = "ours"', "source: 16: Extra inputs are not permitted"),
+    ('4 = "the', "4 = 5\n#", "4 = 5", "note: 4: Input should be a valid string"),
+    ("[source]\n", "[source]\nx = 'ours'\n", "x = 'ours'", "source: x: Extra inputs are not permitted"),
+    ("[source]\n", "[extra]\na = 1\n[source]\n", "[extra]", "extra: Extra inputs are not permitted"),
+    ("[source]\n", "[provisional]\nranks = [1, 16]\n[source]\n", "ranks",
      "provisional: ranks 2: Input should be less than or equal to 15"),
-    ("ranks = [1, 3, 11, 13, 14, 15]", "ranks = [1]\nnote = 'x'", "note",
+    ("[source]\n", "[provisional]\nranks = [1]\nnote = 'x'\n[source]\n", "note = 'x'",
      "provisional: note: Extra inputs are not permitted"),
-    ("[provisional]\nranks = [1, 3, 11, 13, 14, 15]", "[provisional]\nranks = [1, 3, 11, 13, 14, 15]\n[extra]\na = 1",
-     "[extra]", "extra: Extra inputs are not permitted"),
     ("preferred_zero = 5", "preferred_zero = 5\ncf = 3", "cf = 3", "Cannot overwrite a value"),
 ]
 

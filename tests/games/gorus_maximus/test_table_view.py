@@ -51,9 +51,10 @@ def test_every_observation_carries_the_tables_cf_table_and_which_values_are_ours
     for seat in (None, 0, 3):
         sent = state.observation(seat).to_json()["cf_table"]
         shipped = load_cf_table("")
-        assert sent == {"by_rank": list(shipped.by_rank), "preferred_zero": 5,
+        assert sent == {"by_rank": list(shipped.by_rank), "preferred_zero": 5, "origins": list(shipped.origins),
                         "ours": sorted(shipped.provisional), "own_table": False}
-    assert sent["ours"] == [1, 3, 11, 13, 14, 15] and sent["by_rank"][8] == -4
+    assert sent["ours"] == [1, 2, 3, 4, 5, 6, 7, 9, 11, 12, 13, 14, 15] and sent["by_rank"][8] == -4
+    assert sent["origins"][4] == "example" and sent["origins"][10] == "printed"
 
 
 def test_a_table_with_its_own_cf_table_sends_its_values_never_its_path(tmp_path):
@@ -124,7 +125,8 @@ def test_no_new_field_reveals_anything_one_seat_may_not_see():
     hand, at every step of whole games in each mode; and the won cards are never in a hand."""
     steps = 0
     for options in ({"players": 1}, {"players": 2}, {"players": 4}, {"players": 5, "teams": "2v2v1"}):
-        state = GAME.new_initial_state({**options, "memory_aids": True, "target": 1}, seed=11)
+        target = {"team_target": 1} if "teams" in options else {"target": 1}
+        state = GAME.new_initial_state({**options, "memory_aids": True, **target}, seed=11)
         rng = Rng(11)
         while not state.is_terminal():
             public = state.observation(None).to_json()

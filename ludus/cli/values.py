@@ -1,0 +1,74 @@
+"""The values of a game's data that its rulebook does not print, as ``ludus games`` and
+``ludus rules`` show them (the list comes from :meth:`ludus.core.game.Game.data_values`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from ..core.game import Game
+from ..core.provenance import EXAMPLE, OURS, SOURCE_TEXT, DataValue
+
+__all__ = ["SOURCE_LABEL", "TITLE", "data_values_markdown", "print_data_values", "print_data_values_count"]
+
+TITLE = "Values not printed in the rulebook"
+ALL_PRINTED = "Every value of this game's data is printed in its rulebook."
+SOURCE_LABEL = {EXAMPLE: "from a worked example", OURS: "ours (Ludus)"}
+"""A value's source in a few words, for a table column; SOURCE_TEXT has the sentence."""
+
+
+def _source(value: DataValue) -> str:
+    return SOURCE_LABEL.get(value.source, value.source)
+
+
+def _legend(values: list[DataValue]) -> str:
+    """The sources that occur, each explained once (in SOURCE_TEXT's words)."""
+    seen = [s for s in (EXAMPLE, OURS) if any(v.source == s for v in values)]
+    return "; ".join(f"{SOURCE_LABEL[s]}: {SOURCE_TEXT[s]}" for s in seen)
+
+
+def shown_values(game: Game, options: Any = None) -> list[DataValue]:
+    """The game's unprinted values for ``options`` (the defaults when None); printed ones are left out."""
+    chosen = options if options is not None else game.parse_options({})
+    return [v for v in game.data_values(chosen) if v.provisional]
+
+
+def print_data_values(console: Console, game: Game, options: Any = None) -> None:
+    """A short table of the game's values that the rulebook does not print, or one line saying there are none."""
+    values = shown_values(game, options)
+    if not values:
+        console.print(f"[dim]{ALL_PRINTED}[/]")
+        return
+    table = Table("subject", "value", "source", "note", title=TITLE, title_justify="left")
+    for v in values:
+        table.add_row(escape(v.subject), escape(v.value), _source(v), escape(v.note))
+    console.print(table)
+    console.print(f"[dim]{escape(_legend(values))}.[/]")
+
+
+def print_data_values_count(console: Console, game: Game) -> None:
+    """One line for the list of every game: how many values are ours, and where the table is."""
+    values = shown_values(game)
+    if not values:
+        console.print(f"[dim]{ALL_PRINTED}[/]")
+        return
+    console.print(f"[dim]{len(values)} values not printed in the rulebook (from a worked example or ours): "
+                  f"ludus games {game.name} lists them.[/]")
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def data_values_markdown(game: Game, options: Any = None) -> str:
+    """The same list as a Markdown section, for the end of ``ludus rules``."""
+    values = shown_values(game, options)
+    lines = [f"## {TITLE}", ""]
+    if not values:
+        return "\n".join([*lines, ALL_PRINTED, ""])
+    lines += [f"{_legend(values)}.", "", "| subject | value | source | note |", "|---|---|---|---|"]
+    lines += [f"| {_cell(v.subject)} | {_cell(v.value)} | {_source(v)} | {_cell(v.note)} |" for v in values]
+    return "\n".join([*lines, ""])
