@@ -122,6 +122,7 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     from ..core.game import CHANCE, HIDDEN
     from ..games import get_game
     from .adapters import get_adapter
+    from .play import opening_lines
 
     record = records.load(args.file)
     state = records.initial_state(record, get_game)  # checks the game, options, players and result
@@ -136,6 +137,8 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     viewer = None if args.seat is None else args.seat - 1
     total = len(record.actions)
     console.print(f"[bold]{game.title}[/] record: {total} actions")
+    for line in opening_lines(adapter, state, viewer, names):
+        console.print("      " + line)  # a seeded record's opening deal, settled before its first action
     final = state
     try:
         for step, (actor, action, before, final) in enumerate(_replay_steps(record, viewer), start=1):

@@ -86,6 +86,27 @@ def match_choice(answer: str, choices: list[tuple[Action, bool]]) -> Action | No
     return None
 
 
+def opening_lines(adapter: TerminalAdapter, state: State, viewer: int | None, names: list[str]) -> list[str]:
+    """What a seeded game's opening deal set off, as ``viewer`` may see it (rich markup).
+
+    A state made with a seed has settled its opening chance (deals, a first contender card)
+    before anyone can log it; the adapter's narration is asked about it from the table as it
+    stood before any chance. Empty for a game that starts from a position or without chance.
+    """
+    from ..core.game import HIDDEN
+
+    entries = state.visible_history(viewer)
+    if not entries or state.rng is None:
+        return []
+    if any(actor != CHANCE for actor, _action in entries):
+        return []  # not an opening: a position with moves in it
+    before = state.game.new_initial_state(state.options, seed=None).observation(viewer)
+    shown = [(actor, action) for actor, action in entries if action != HIDDEN]
+    lines = [adapter.describe_action("Chance", action) for actor, action in shown
+             if not isinstance(action, str) and adapter.show_chance(action)]
+    return lines + adapter.narrate(before, state.observation(viewer), entries, names)
+
+
 class TerminalGame:
     """Runs one game in the terminal."""
 
@@ -215,6 +236,8 @@ class TerminalGame:
 
     def play(self) -> State:
         state = self.state
+        for line in opening_lines(self.adapter, state, self._log_viewer(), self.names):
+            self.console.print("  " + line)  # the deal the seeded state settled before the log began
         self.flush_log()
         while not state.is_terminal():
             seats = state.current_seats()

@@ -86,12 +86,6 @@ def _new_sales(before: CircusMaximusObservation, after: CircusMaximusObservation
     return out
 
 
-def _fresh_start(obs: CircusMaximusObservation) -> bool:
-    """The table as the first day's deal leaves it: nothing placed, nobody passed."""
-    return (obs.day == 1 and obs.phase == 1 and not obs.resolving and not any(obs.lines)
-            and not any(obs.passed) and not obs.day_scores)
-
-
 def _line_of_traders(obs: CircusMaximusObservation, line: int, names: Sequence[str]) -> str:
     traders = [f"{_name(s, names)} {r}" + (f"→{e}" if e != r else "") for s, r, e in obs.lines[line]]
     return ", ".join(traders) or "nobody"
@@ -101,8 +95,6 @@ def narrate(before: CircusMaximusObservation, after: CircusMaximusObservation,
             entries: Sequence[tuple[int, Action | str]], names: Sequence[str], cards: CardData) -> list[str]:
     """Rich-markup lines telling what ``entries`` set off (see the module doc)."""
     out: list[str] = []
-    if _fresh_start(before) and any(actor != CHANCE for actor, _a in entries):
-        out += _deal(before, names, cards, first=True)  # the first day's deal, on the table before the first move
     sales = {s: _new_sales(before, after, s) for s in range(after.players)}
     for actor, action in entries:
         if actor == CHANCE or isinstance(action, str):
@@ -208,16 +200,16 @@ def _day_summary(after: CircusMaximusObservation, day: int, names: Sequence[str]
     return lines
 
 
-def _deal(obs: CircusMaximusObservation, names: Sequence[str], cards: CardData, first: bool = False) -> list[str]:
-    """The day's deal as it lies on the table when phase I opens (``first``: told after the
-    game's first move, since a seeded game is dealt before anything is logged)."""
+def _deal(obs: CircusMaximusObservation, names: Sequence[str], cards: CardData) -> list[str]:
+    """The day's deal as it lies on the table when phase I opens (a seeded game's first deal is
+    told by the terminal's opening narration, from the table before any chance)."""
     favours = ", ".join(f"{favour_name(k)} ({_favour_coins(cards, k)})" for k in obs.favour_display) or "none"
     tickets = ", ".join(f"{ticket_key_name(k)} ({_ticket_coins(cards, k)})" for k in obs.forum) or "none"
     venues = "; ".join(
         f"{VENUE_NAMES[v]}: " + (", ".join(visitor_name(k) + ("" if k == "caesar" else f" ({_visitor_coins(cards, k)})")
                                            for k in obs.venues[v]) or "nobody")
         for v in range(3))
-    dealt = "Day 1 was dealt before that move." if first else f"Day {obs.day} is dealt."
+    dealt = f"Day {obs.day} is dealt."
     lines = [f"[bold]{dealt}[/] At Caesar's Villa: {favours}, and the starting-player card",
              f"  At the Forum Romanum: {tickets}",
              f"  Visitors: {venues}"]

@@ -239,38 +239,34 @@ class GorusMaximusAdapter(TerminalAdapter):
         round_ended = after.last_round is not None and (
             before.last_round is None or after.last_round.round != before.last_round.round)
         start = list(before.bout)
-        untold = _untold_opening(before, entries)  # the game's first contender card: never in the log
-        first = 0 if untold else len(start)  # the cards of ``start`` told already
-        preferred = -1 if untold else before.preferred
+        first = len(start)  # the cards of ``start`` told already (a seeded opening: ludus.cli.play.opening_lines)
+        preferred = before.preferred
         if round_ended:
             last = start + [pc for pc in played if pc not in start][: size - len(start)]
             if after.solo and len(last) < size:
                 last += _unseen_contender_cards(before, last, size - len(last))
-            self._tell_bout(lines, last, first, preferred, logged, names, complete=True, opening=untold)
+            self._tell_bout(lines, last, first, preferred, logged, names, complete=True)
             lines += self._tell_round(after, names)
             self._tell_bout(lines, list(after.bout), 0, -1, logged, names, complete=False)
         elif after.previous_bout and after.previous_bout != before.previous_bout:
             done = list(after.previous_bout)
             if done[:len(start)] != start:
                 first = 0  # the span held more than one bout: tell the one the observation keeps
-            preferred = self._tell_bout(lines, done, first, preferred, logged, names, complete=True,
-                                        opening=untold)
+            preferred = self._tell_bout(lines, done, first, preferred, logged, names, complete=True)
             self._tell_bout(lines, list(after.bout), 0, preferred, logged, names, complete=False)
         else:
-            self._tell_bout(lines, list(after.bout), first, preferred, logged, names, complete=False,
-                            opening=untold)
+            self._tell_bout(lines, list(after.bout), first, preferred, logged, names, complete=False)
         return lines
 
     def _tell_bout(self, lines: list[str], bout: list[tuple[int, int]], first: int, preferred: int,
-                   logged: set[int], names: list[str], *, complete: bool, opening: bool = False) -> int:
+                   logged: set[int], names: list[str], *, complete: bool) -> int:
         """Lines for the cards ``bout[first:]`` (a contender card the log lacks, the preferred school
         set or changed, a Challenge), then its winner when ``complete``; returns the preferred school."""
         for i, (actor, c) in enumerate(bout):
             school, rank = c >> 4, c & 15
             if i >= first:
                 if actor == CONTENDER and c not in logged:
-                    first_card = " (the game's first card)" if opening and i == 0 else ""
-                    lines.append(f"Contender plays {card_label(c)}{first_card}")
+                    lines.append(f"Contender plays {card_label(c)}")
                 if i == 0 and preferred < 0:
                     lines.append(f"[bold]{SCHOOLS[school].name}[/] are preferred (the round's first card)")
                 elif i and bout[i - 1][1] & 15 == rank:
@@ -338,14 +334,6 @@ def _holder(bout: list[tuple[int, int]], preferred: int) -> tuple[int, int]:
             card, actor = max(best)
             return actor, card
     raise AssertionError("a bout holds a card of the initiating school")
-
-
-def _untold_opening(before: GorusObservation, entries: Sequence[tuple[int, Action | str]]) -> bool:
-    """True when ``before`` is the start of a solo game whose first contender card was turned up
-    before the log began (the log starts after the opening chance events), so it was never told."""
-    return (before.solo and before.round == 1 and before.previous_winner is None and len(before.bout) == 1
-            and not any(before.collected_counts)
-            and not any(isinstance(a, Reveal) and a.card == before.bout[0][1] for _, a in entries))
 
 
 def _unseen_contender_cards(before: GorusObservation, bout: list[tuple[int, int]],
