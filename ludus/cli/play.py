@@ -101,10 +101,11 @@ def opening_lines(adapter: TerminalAdapter, state: State, viewer: int | None, na
     if any(actor != CHANCE for actor, _action in entries):
         return []  # not an opening: a position with moves in it
     before = state.game.new_initial_state(state.options, seed=None).observation(viewer)
-    shown = [(actor, action) for actor, action in entries if action != HIDDEN]
-    lines = [adapter.describe_action("Chance", action) for actor, action in shown
-             if not isinstance(action, str) and adapter.show_chance(action)]
-    return lines + adapter.narrate(before, state.observation(viewer), entries, names)
+    # narrated first (printed after): an adapter may learn the seat names there, to name who is dealt what
+    told = adapter.narrate(before, state.observation(viewer), entries, names)
+    lines = [adapter.describe_action("Chance", action) for _actor, action in entries
+             if action != HIDDEN and not isinstance(action, str) and adapter.show_chance(action)]
+    return lines + told
 
 
 class TerminalGame:
