@@ -291,3 +291,29 @@ def test_compulsory_attack_offers_no_pass_and_says_why(live, browser):
         raise AssertionError("Ann never had an attack to play")
     assert not errors, errors
     ctx.close()
+
+
+def test_the_lion_is_marked_as_ours_and_the_mark_is_explained(live, browser, shots):
+    """The Lion is not in the rulebook: its fighter and cards carry the mark, and one visible line
+    explains it (a tooltip alone would leave a player guessing)."""
+    for viewport in (DESKTOP, PHONE):
+        ctx = browser.new_context(viewport=viewport)
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
+        gladius_table(page, live, {"fighter2": "lion"})
+        page.wait_for_selector("#ours-legend")
+        assert page.inner_text("#ours-legend").strip().startswith("✱ Not in the rulebook")
+        assert page.locator("#fighter-1 .gl-ours[data-source=ours]").count() == 1
+        assert page.locator("#fighter-0 .gl-ours").count() == 0  # the Retiarius is printed
+        name = "desktop" if viewport == DESKTOP else "phone"
+        page.screenshot(path=str(shots / f"gladius-lion-{name}.png"), full_page=True)
+        assert not errors, errors
+        ctx.close()
+    # a table without the Lion has no such line
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    gladius_table(page, live, {})
+    page.wait_for_selector("#fighter-1")
+    assert page.locator("#ours-legend").count() == 0
+    ctx.close()

@@ -170,7 +170,16 @@ function board(root, data, obs, seatName, live) {
     obs.solo && obs.mini_hand && obs.mini_hand.length ? h("p", { class: "small" },
       `The opponent's mini-hand: ${obs.mini_hand.map((k) => cardName(data, k)).join(", ")}`) : null,
     h("p", { class: "small muted" }, `Draw pile ${obs.draw_pile} · discards ${(obs.discard || []).reduce((n, [, c]) => n + c, 0)}`
-      + (obs.turn_limit ? ` · the game ends after turn ${obs.turn_limit}` : "")));
+      + (obs.turn_limit ? ` · the game ends after turn ${obs.turn_limit}` : "")),
+    oursLegend(data, obs));
+}
+
+// One visible line explaining the mark, when a fighter at this table is not in the rulebook.
+function oursLegend(data, obs) {
+  const marked = (obs.fighters || []).filter((id) => ((data.fighters || {})[id] || {}).ours);
+  if (!marked.length) return null;
+  return h("p", { class: "small muted", id: "ours-legend" }, h("span", { class: "gl-ours", "aria-hidden": "true" }, "✱"),
+    " Not in the rulebook: this fighter and its cards are Ludus's own (the Rules panel lists their values).");
 }
 
 function prompt(data, obs, legal) {
