@@ -20,6 +20,7 @@ pieces. Two kinds exist:
 
 from __future__ import annotations
 
+import math
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ import numpy as np
 
 from .game import Observation
 
-__all__ = ["EncoderFactory", "HashedEncoder", "ObservationEncoder", "Piece", "set_bits"]
+__all__ = ["EncoderFactory", "HashedEncoder", "ObservationEncoder", "Piece", "RowEncoder", "set_bits"]
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,7 @@ class Piece:
 
     @property
     def size(self) -> int:
-        return int(np.prod(self.shape))
+        return math.prod(self.shape)  # not np.prod: encoders ask for it per piece per step
 
 
 class ObservationEncoder:
@@ -77,6 +78,25 @@ class ObservationEncoder:
         flat = np.zeros(self.size, np.float32)
         self.write(obs, self.views(flat))
         return flat
+
+
+class RowEncoder(ObservationEncoder):
+    """An encoder that fills one flat row directly (:meth:`encode_into`), the fast path of the
+    vector environment; ``encode`` and the named-views ``write`` (OpenSpiel's observer) follow
+    from it."""
+
+    def encode_into(self, obs: Observation, row: np.ndarray) -> None:
+        """Fill ``row``, a zeroed flat float32 array of :attr:`size` entries, from ``obs``."""
+        raise NotImplementedError
+
+    def encode(self, obs: Observation) -> np.ndarray:
+        flat = np.zeros(self.size, np.float32)
+        self.encode_into(obs, flat)
+        return flat
+
+    def write(self, obs: Observation, views: dict[str, np.ndarray]) -> None:
+        for name, part in self.views(self.encode(obs)).items():
+            views[name][...] = part
 
 
 # --------------------------------------------------------------------------- generic

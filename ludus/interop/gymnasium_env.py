@@ -108,7 +108,8 @@ class LudusSingleAgentEnv(gymnasium.Env):
         super().reset(seed=seed)
         self._rng = Rng(int(self.np_random.integers(0, 2**63)))
         self._bots = {s: make_agent(kind, self.game, self._rng.next_u64()) for s, kind in self.opponent_kinds.items()}
-        self.state = self.game.new_initial_state(self.options, seed=None)
+        # a seeded state settles its own chance (the games' fast paths deal a whole hand at once)
+        self.state = self.game.new_initial_state(self.options, seed=self._rng.next_u64())
         self._advance()
         return self._obs()
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.plugin import InteropSpec
+from .encoding import CircusMaximusEncoder
 
-__all__ = ["SPEC"]
+__all__ = ["SPEC", "CircusMaximusEncoder"]
 
 Json = Any
 
@@ -64,4 +65,4 @@ def _length(o: Any) -> tuple[int, int]:
     return 2 * (DAYS * o.players * 19 + 3 * favours), DAYS * cards
 
 
-SPEC = InteropSpec(_actions, _length)
+SPEC = InteropSpec(_actions, _length, CircusMaximusEncoder)

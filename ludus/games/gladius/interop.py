@@ -1,13 +1,15 @@
-"""Gladius for the interop bridges: every player action and chance outcome, as JSON, and
-bounds on the length of a game (see :class:`ludus.core.plugin.InteropSpec`)."""
+"""Gladius for the interop bridges: every player action and chance outcome, as JSON, bounds
+on the length of a game, and the exact observation encoder (see
+:class:`ludus.core.plugin.InteropSpec` and :mod:`.encoding`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ...core.plugin import InteropSpec
+from .encoding import GladiusEncoder
 
-__all__ = ["GLADIUS_UNLIMITED_TURNS", "SPEC"]
+__all__ = ["GLADIUS_UNLIMITED_TURNS", "SPEC", "GladiusEncoder"]
 
 Json = Any
 
@@ -39,4 +41,4 @@ def _length(o: Any) -> tuple[int, int]:
     return 3 * turns, 20 * turns + 2 * o.starting_hand + 1
 
 
-SPEC = InteropSpec(_actions, _length)
+SPEC = InteropSpec(_actions, _length, GladiusEncoder)

@@ -1,13 +1,14 @@
-"""Gorus Arena for the interop bridges: every player action and chance outcome, as JSON, and
-bounds on the length of a game (see :class:`ludus.core.plugin.InteropSpec`)."""
+"""Gorus Arena for the interop bridges: every player action and chance outcome, as JSON, bounds
+on the length of a game and the exact observation encoder (see :class:`ludus.core.plugin.InteropSpec`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ...core.plugin import InteropSpec
+from .encoding import GorusArenaEncoder
 
-__all__ = ["SPEC"]
+__all__ = ["SPEC", "GorusArenaEncoder"]
 
 Json = Any
 
@@ -35,4 +36,4 @@ def _length(o: Any) -> tuple[int, int]:
             o.rounds * o.players * (DRAW_COUNT + MARKET_DRAW))
 
 
-SPEC = InteropSpec(_actions, _length)
+SPEC = InteropSpec(_actions, _length, GorusArenaEncoder)

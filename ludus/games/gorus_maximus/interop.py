@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.encoding import ObservationEncoder, Piece, set_bits
+from ...core.encoding import Piece, RowEncoder, set_bits
 from ...core.game import Observation
 from ...core.plugin import InteropSpec
 from .cards import NUM_CARDS, NUM_SCHOOLS
@@ -61,7 +61,7 @@ def _length(o: Any) -> tuple[int, int]:
     return rounds * deck, rounds * deck + 1  # + the choice of schools
 
 
-class GorusMaximusEncoder(ObservationEncoder):
+class GorusMaximusEncoder(RowEncoder):
     """Exact encoding of a Gorus Maximus observation; every card is one of 80 slots.
 
     Seats are absolute (``seat`` says whose view it is). In solo play the contenders are an
@@ -97,7 +97,19 @@ class GorusMaximusEncoder(ObservationEncoder):
             Piece("support", (sides,), big),
             Piece("targets", (sides,), big),
             Piece("winners", (n,)),
+            # the summary of the round that ended last (absent in round 1); CF split into its
+            # positive and negative part so that every slot stays non-negative
+            Piece("last_round", (1,)),
+            Piece("last_round_preferred", (NUM_SCHOOLS,)),
+            Piece("last_round_cf_plus", (sides,), big),
+            Piece("last_round_cf_minus", (sides,), big),
+            Piece("last_round_collected", (sides,), float(cards)),
+            Piece("last_round_gained", (sides,)),
+            Piece("last_round_zero_side", (sides,)),
+            Piece("last_round_no_eight", (1,)),
         )
+        self._flat = np.zeros(self.size, np.float32)
+        self._views = self.views(self._flat)  # made once: encode_into writes here, then copies
 
     def _actor_row(self, actor: int) -> int:
         return self.n if actor < 0 else actor  # the contender (solo) sits after the seats
@@ -137,6 +149,27 @@ class GorusMaximusEncoder(ObservationEncoder):
         v["targets"][:] = o.targets
         for s in o.winners:
             v["winners"][s] = 1
+        lr = o.last_round
+        if lr is not None:
+            v["last_round"][0] = 1
+            v["last_round_preferred"][lr.preferred] = 1
+            for side, cf in enumerate(lr.crowd_favour):
+                if cf >= 0:
+                    v["last_round_cf_plus"][side] = cf
+                else:
+                    v["last_round_cf_minus"][side] = -cf
+            v["last_round_collected"][:] = lr.collected_counts
+            v["last_round_gained"][:] = lr.support_gained
+            if lr.preferred_zero_side is not None:
+                v["last_round_zero_side"][lr.preferred_zero_side] = 1
+            v["last_round_no_eight"][0] = 1 if lr.no_eight else 0
+
+    def encode_into(self, obs: Observation, row: np.ndarray) -> None:
+        """Fill ``row`` (a zeroed flat row of a batch) through views made once, not per call."""
+        flat = self._flat
+        flat[:] = 0
+        self.write(obs, self._views)
+        row[:] = flat
 
 
 _PHASES = ("schools", "deal", "play", "draw", "reveal", "over")
