@@ -36,9 +36,11 @@ def test_a_whole_gladius_game_by_keyboard(live, browser, shots):
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(live.url + "/")
+    # 12 hit points: with attacks compulsory (the default) both fighters hit every turn they can,
+    # and a 6-point fight could end after one of Kim's choices, before both keys were used
     table = page.evaluate("""async () => {
       const r = await fetch('/api/tables', {method: 'POST', headers: {'content-type': 'application/json'},
-        body: JSON.stringify({game: 'gladius', options: {hit_points: 6}, name: 'Kim',
+        body: JSON.stringify({game: 'gladius', options: {hit_points: 12}, name: 'Kim',
                               seats: [{kind: 'human'}, {kind: 'bot', bot: 'random'}]})});
       return await r.json();
     }""")
