@@ -93,8 +93,6 @@ def opening_lines(adapter: TerminalAdapter, state: State, viewer: int | None, na
     before anyone can log it; the adapter's narration is asked about it from the table as it
     stood before any chance. Empty for a game that starts from a position or without chance.
     """
-    from ..core.game import HIDDEN
-
     entries = state.visible_history(viewer)
     if not entries or state.rng is None:
         return []
@@ -104,7 +102,7 @@ def opening_lines(adapter: TerminalAdapter, state: State, viewer: int | None, na
     # narrated first (printed after): an adapter may learn the seat names there, to name who is dealt what
     told = adapter.narrate(before, state.observation(viewer), entries, names)
     lines = [adapter.describe_action("Chance", action) for _actor, action in entries
-             if action != HIDDEN and not isinstance(action, str) and adapter.show_chance(action)]
+             if not isinstance(action, str) and adapter.show_chance(action)]  # a string is HIDDEN
     return lines + told
 
 
