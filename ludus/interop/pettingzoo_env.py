@@ -60,19 +60,20 @@ def _agent_spaces(encoder: Any, space: Any, agents: list[str]) -> tuple[Spaces, 
     }
     return observation, {a: spaces.Discrete(num_actions) for a in agents}
 
-class LudusAECEnv(AECEnv):
-    """One Ludus game with fixed options as an AEC environment."""
 
-    # PettingZoo's API: a class attribute, copied per instance in __init__
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "ludus_v0", "is_parallelizable": False}  # noqa: RUF012
+class _LudusAgents:
+    """What the AEC and the parallel environment share: one game with fixed options, its seats
+    as agents, their spaces, and the spectator's view as text."""
 
-    def __init__(self, game: str, options: dict[str, Any] | None = None, render_mode: str | None = None) -> None:
-        super().__init__()
+    metadata: dict[str, Any]
+    state: State | None
+
+    def _set_up(self, game: str, options: dict[str, Any] | None, render_mode: str | None, suffix: str) -> None:
         self.game = get_game(game)
         self.options = self.game.parse_options(options)
         self.space = build_action_space(self.game, self.options)
         self.encoder = encoder_for(self.game, self.options)
-        self.metadata = {**self.metadata, "name": f"ludus_{self.game.name.replace('-', '_')}_v0"}
+        self.metadata = {**self.metadata, "name": f"ludus_{self.game.name.replace('-', '_')}{suffix}_v0"}
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
         self.render_mode = render_mode
@@ -81,13 +82,32 @@ class LudusAECEnv(AECEnv):
         self._seat = {agent_name(s): s for s in range(n)}
         self.observation_spaces, self.action_spaces = _agent_spaces(self.encoder, self.space, self.possible_agents)
         self._rng: Rng | None = None
-        self.state: State | None = None
+        self.state = None
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space:
         return self.action_spaces[agent]
+
+    def render(self) -> str | None:
+        """The spectator's view as JSON text (``render_mode="ansi"``)."""
+        if self.render_mode is None or self.state is None:
+            return None
+        return json.dumps(self.state.observation(None).to_json(), ensure_ascii=False)
+
+    def close(self) -> None:
+        self.state = None
+
+class LudusAECEnv(_LudusAgents, AECEnv):
+    """One Ludus game with fixed options as an AEC environment."""
+
+    # PettingZoo's API: a class attribute, copied per instance in __init__
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "ludus_v0", "is_parallelizable": False}  # noqa: RUF012
+
+    def __init__(self, game: str, options: dict[str, Any] | None = None, render_mode: str | None = None) -> None:
+        super().__init__()
+        self._set_up(game, options, render_mode, "")
 
     # ------------------------------------------------------------------ episode
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -148,22 +168,13 @@ class LudusAECEnv(AECEnv):
         self._after_move()
         self._accumulate_rewards()
 
-    def render(self) -> str | None:
-        """The spectator's view as JSON text (``render_mode="ansi"``)."""
-        if self.render_mode is None or self.state is None:
-            return None
-        return json.dumps(self.state.observation(None).to_json(), ensure_ascii=False)
-
-    def close(self) -> None:
-        self.state = None
-
 
 def env(game: str, options: dict[str, Any] | None = None, render_mode: str | None = None) -> LudusAECEnv:
     """PettingZoo-style constructor: ``env("gorus-maximus", {"players": 4})``."""
     return LudusAECEnv(game, options, render_mode)
 
 
-class LudusParallelEnv(ParallelEnv):
+class LudusParallelEnv(_LudusAgents, ParallelEnv):
     """One Ludus game with fixed options under PettingZoo's parallel API.
 
     A parallel step is one decision from every seat in ``state.current_seats()``: all the
@@ -191,32 +202,14 @@ class LudusParallelEnv(ParallelEnv):
 
     def __init__(self, game: str, options: dict[str, Any] | None = None, render_mode: str | None = None,
                  illegal_action: str = "raise", illegal_penalty: float = -1.0) -> None:
-        self.game = get_game(game)
-        self.options = self.game.parse_options(options)
-        self.space = build_action_space(self.game, self.options)
-        self.encoder = encoder_for(self.game, self.options)
-        self.metadata = {**self.metadata, "name": f"ludus_{self.game.name.replace('-', '_')}_parallel_v0"}
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        self._set_up(game, options, render_mode, "_parallel")  # self.state: the Ludus state
+        # (ParallelEnv.state() stays unimplemented: it would show hidden cards)
         if illegal_action not in ("raise", "penalize"):
             raise ValueError(f"illegal_action must be 'raise' or 'penalize', not {illegal_action!r}")
-        self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
-        n = self.game.num_seats(self.options)
-        self.possible_agents = [agent_name(s) for s in range(n)]
         self.agents: list[str] = []
-        self._seat = {agent_name(s): s for s in range(n)}
-        self.observation_spaces, self.action_spaces = _agent_spaces(self.encoder, self.space, self.possible_agents)
-        self._rng: Rng | None = None
         self._legal_ids: dict[int, frozenset[int]] = {}
-        self.state: State | None = None  # the Ludus state (ParallelEnv.state() stays unimplemented)
-
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
 
     def live_seats(self) -> tuple[int, ...]:
         """Seats that act in the next step: ``current_seats()`` once chance is drawn."""
@@ -294,15 +287,6 @@ class LudusParallelEnv(ParallelEnv):
         if over:
             self.agents = []
         return observations, rewards, terminations, truncations, infos
-
-    def render(self) -> str | None:
-        """The spectator's view as JSON text (``render_mode="ansi"``)."""
-        if self.render_mode is None or self.state is None:
-            return None
-        return json.dumps(self.state.observation(None).to_json(), ensure_ascii=False)
-
-    def close(self) -> None:
-        self.state = None
 
 
 def parallel_env(game: str, options: dict[str, Any] | None = None, render_mode: str | None = None,
