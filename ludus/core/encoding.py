@@ -50,10 +50,27 @@ class ObservationEncoder:
     """Base class: pieces laid out one after another in a flat vector."""
 
     pieces: tuple[Piece, ...] = ()
+    _layout: tuple[tuple[Piece, ...], dict[str, int], int] | None = None
+
+    def offsets(self) -> dict[str, int]:
+        """Where each piece starts in the flat vector (worked out once per ``pieces``)."""
+        return self._laid_out()[1]
 
     @property
     def size(self) -> int:
-        return sum(p.size for p in self.pieces)
+        return self._laid_out()[2]
+
+    def _laid_out(self) -> tuple[tuple[Piece, ...], dict[str, int], int]:
+        # encoders ask for the size on every step: summing the pieces each time costs more than the encoding
+        layout = self._layout
+        if layout is None or layout[0] is not self.pieces:
+            at: dict[str, int] = {}
+            offset = 0
+            for p in self.pieces:
+                at[p.name] = offset
+                offset += p.size
+            layout = self._layout = (self.pieces, at, offset)
+        return layout
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """Lower and upper bound of every slot (for Gymnasium ``Box`` spaces)."""

@@ -125,18 +125,11 @@ class CircusMaximusEncoder(RowEncoder):
             Piece("favour_coins_known", (1,)),
             Piece("favour_coins", (n,), float(favour_high)),
         )
-        self.at: dict[str, int] = {}
-        at = 0
-        for p in self.pieces:
-            self.at[p.name] = at
-            at += p.size
-        self._size = at
+        self.at = self.offsets()
+        self._size = self.size
         self._memo: dict[tuple[int, tuple[Any, ...]], tuple[tuple[int, float], ...]] = {}
         self._seen: dict[int, tuple[dict[str, np.ndarray], np.ndarray | None]] = {}
 
-    @property
-    def size(self) -> int:
-        return self._size
 
     # ----------------------------------------------------------------- card zones
     def _zone(self, base: int, keys: tuple[Any, ...], index: dict[Any, int]) -> tuple[tuple[int, float], ...]:

@@ -95,13 +95,8 @@ class GladiusEncoder(RowEncoder):
             ]
         pieces += [Piece("end", (len(END_REASONS) - 1,)), Piece("winners", (2,))]
         self.pieces = tuple(pieces)
-        at: dict[str, int] = {}
-        offset = 0
-        for p in self.pieces:
-            at[p.name] = offset
-            offset += p.size
-        self.offsets = at
-        self._size = offset
+        at = self.offsets()
+        self._size = self.size
         index = setup.index
 
         def kinds(piece: str, row: int = 0) -> dict[str, int]:
@@ -133,10 +128,6 @@ class GladiusEncoder(RowEncoder):
         self._result = {name: at["last_result"] + i for i, name in enumerate(RESULTS)}
         self._end = {name: at["end"] + i for i, name in enumerate(END_REASONS[1:])}
 
-    @property
-    def size(self) -> int:
-        return self._size  # the base class sums the pieces' sizes on every call
-
     def encode_into(self, obs: Observation, flat: np.ndarray) -> None:
         """Fill ``flat`` (zeroed, :attr:`size` slots: a vector env's row) from ``obs``.
 
@@ -144,7 +135,7 @@ class GladiusEncoder(RowEncoder):
         some 30 nonzero slots than numpy item writes or gathering them for one scatter.
         """
         o: Any = obs
-        at = self.offsets
+        at = self.offsets()
         m: Any = flat.data
         if o.seat is not None:
             m[at["seat"] + o.seat] = 1.0

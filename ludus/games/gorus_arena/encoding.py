@@ -93,13 +93,8 @@ class GorusArenaEncoder(RowEncoder):
             Piece("plan", (k, c)),
             Piece("deck", (c,)),
         )
-        off: dict[str, int] = {}
-        at = 0
-        for p in self.pieces:
-            off[p.name] = at
-            at += p.size
-        self._off = off
-        self._size = at
+        off = self._off = self.offsets()
+        self._size = self.size
         self._phase = {ph: off["phase"] + i for i, ph in enumerate(PHASES)}
         self._source = {s: i for i, s in enumerate(_SOURCES)}
         slot = [-1] * NUM_CARDS  # card id -> card slot (-1: cannot be in this game)
@@ -209,7 +204,3 @@ class GorusArenaEncoder(RowEncoder):
         row = self._deck
         for c in o.deck:
             m[row[c]] = 1
-
-    @property
-    def size(self) -> int:
-        return self._size  # the base class sums the pieces on every call; encode runs every step
