@@ -22,8 +22,10 @@ Why this design (single-observer ISMCTS, Cowling, Powley & Whitehouse 2012):
   ``horizon`` decisions is worth the rescaled scores. Team mates share wins in
   ``returns()``, so they pull together without special code.
 * Rollouts use uniform random play or the game's heuristic agent, whichever measured
-  stronger for the game at equal time (``GamePlugin.search``). Rollout agents get a view without
-  history (none of our heuristics reads it, and rebuilding it every move is slow).
+  stronger for the game at equal time (``GamePlugin.search``). They are
+  :func:`ludus.core.playout.playout`, run compiled where the game has compiled playouts for the
+  policy (``Game.compiled_playouts``): the same games, faster; ``compiled=False`` keeps Python.
+  Rollout agents get a view without history (none of our heuristics reads it, and rebuilding it every move is slow).
 * Paired root (``paired``): each sampled determinization, with its generator and so its
   chance to come, is played out once under *every* legal first move, instead of UCB picking
   one first move per sample. The first moves are then compared on the same deals and the
@@ -48,9 +50,13 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from ..core.compiled import CompiledPlayouts
+from ..core.compiled import available as compiled_available
 from ..core.errors import LudusError
 from ..core.game import CHANCE, HIDDEN, Action, Game, SeatView, State
+from ..core.playout import playout
 from ..core.plugin import SearchBudget
+from ..core.rng import Rng
 from ..games import get_plugin
 from .base import Agent, UnknownAgent, make_agent
 
@@ -73,7 +79,8 @@ def level_budget(level: str, game: Game) -> Budget:
     return own or GENERIC_LEVELS[level]
 
 
-_MAX_ROLLOUT_STEPS = 100_000
+_COMPILED: dict[str, CompiledPlayouts | None] = {}
+"""Each game's compiled playouts, looked up once per process."""
 
 
 class _Node:
@@ -105,8 +112,10 @@ class ISMCTSAgent(Agent):
         paired: bool | None = None,
         anchor: float | None = None,
         expand_after: int | None = None,
+        compiled: bool = True,
     ) -> None:
         super().__init__(seed)
+        self.seed = seed
         if rollout not in (None, "heuristic", "random"):
             raise ValueError("rollout must be 'heuristic' or 'random'")
         if iterations is not None and iterations < 1:
@@ -128,6 +137,7 @@ class ISMCTSAgent(Agent):
         self.paired = paired
         self.anchor = anchor
         self.expand_after = expand_after
+        self.compiled = compiled
         self._score_weight = 0.0
         self._level = Budget(1)
         self._policies: dict[tuple[str, int], Agent | None] = {}
@@ -187,9 +197,7 @@ class ISMCTSAgent(Agent):
                 first[action] = [len(rewards), sum(rewards)]
             done = sum(int(s[0]) for s in first.values())
         else:
-            while (iterations is None or done < iterations) and (
-                deadline is None or time.perf_counter() < deadline
-            ):
+            while (iterations is None or done < iterations) and (deadline is None or time.perf_counter() < deadline):
                 self._iterate(view, root, first, view.game.sample_state(view, self.rng))
                 done += 1
         self.last_iterations = done
@@ -333,39 +341,45 @@ class ISMCTSAgent(Agent):
         if self._rollout_kind != "heuristic":
             return None
         key = (game.name, seat)
-        if key not in self._policies:  # the seed is drawn only when the agent is made
-            self._policies[key] = _heuristic_or_none(game, self.rng.next_u64())
+        if key not in self._policies:
+            # seeded from the bot's seed, not drawn from the search's generator: making the agent
+            # then changes no draw of the search, so a compiled heuristic playout can match it
+            self._policies[key] = _heuristic_or_none(game, Rng(self.seed * 1_000_003 + seat + 1).next_u64())
         return self._policies[key]  # None: no heuristic for this game, random rollouts
 
     def _rollout(self, state: State, view: SeatView) -> Sequence[float]:
-        rng = self.rng
-        game, options = view.game, view.options
-        horizon = _MAX_ROLLOUT_STEPS if self.horizon is None else self.horizon
+        game = view.game
         heuristic = self._rollout_kind == "heuristic"
-        below = rng.below
-        for steps in range(_MAX_ROLLOUT_STEPS):
-            seats = state.current_seats()
-            while seats and seats[0] == CHANCE:
-                state.apply(state.sample_chance(rng), CHANCE)
-                seats = state.current_seats()
-            if not seats:
-                weight = self._score_weight
-                if not weight:
-                    return state.returns()
-                scaled = _scaled_scores(state)
-                return [(1 - weight) * r + weight * x for r, x in zip(state.returns(), scaled)]
-            if steps >= horizon:
-                return _scaled_scores(state)
-            seat = seats[0]
-            legal = state.legal_actions(seat)
-            if len(legal) == 1:
-                action = legal[0]
-            elif not heuristic or (policy := self._policy(game, seat)) is None:
-                action = legal[below(len(legal))]
-            else:
-                action = policy.act(SeatView(game, options, seat, state.observation(seat), tuple(legal), ()))
-            state.apply(action, seat)
-        raise RuntimeError(f"{game.title} rollout did not end")
+        result = None
+        compiled = self._compiled(game)
+        if compiled is not None:  # the same game as the Python playout below, faster
+            result = compiled.playout(state, self.rng, self._rollout_kind, self.horizon)
+        if result is None:
+            policy = None
+            if heuristic:
+                options = view.options
+
+                def policy(st: State, seat: int, legal: Sequence[Action]) -> Action:
+                    agent = self._policy(game, seat)
+                    if agent is None:  # no heuristic for this game: random rollouts
+                        return legal[self.rng.below(len(legal))]
+                    return agent.act(SeatView(game, options, seat, st.observation(seat), tuple(legal), ()))
+
+            result = playout(state, self.rng, policy, self.horizon)
+        if not result.finished:
+            return _scaled_scores(result.scores)
+        weight = self._score_weight
+        if not weight:
+            return result.returns
+        return [(1 - weight) * r + weight * x for r, x in zip(result.returns, _scaled_scores(result.scores))]
+
+    def _compiled(self, game: Game) -> CompiledPlayouts | None:
+        """The game's compiled playouts when this search may use them (``compiled=True``)."""
+        if not self.compiled:
+            return None
+        if game.name not in _COMPILED:
+            _COMPILED[game.name] = game.compiled_playouts() if compiled_available() else None
+        return _COMPILED[game.name]
 
 
 def _heuristic_or_none(game: Game, seed: int) -> Agent | None:
@@ -376,9 +390,8 @@ def _heuristic_or_none(game: Game, seed: int) -> Agent | None:
         return None
 
 
-def _scaled_scores(state: State) -> list[float]:
+def _scaled_scores(scores: Sequence[float]) -> list[float]:
     """Scores rescaled to [0, 1] (best 1, worst 0; all equal: an equal share each)."""
-    scores = state.scores()
     lo, hi = min(scores), max(scores)
     if hi == lo:
         return [1.0 / len(scores)] * len(scores)

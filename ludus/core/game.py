@@ -17,12 +17,15 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from .errors import DataError, IllegalAction, InvalidOptions, RecordError
 from .options import describe_options, options_to_json, parse_options, with_legacy_values
 from .provenance import DataValue
 from .rng import Rng
+
+if TYPE_CHECKING:
+    from .compiled import CompiledPlayouts
 
 __all__ = [
     "CHANCE", "HIDDEN", "Action", "Game", "Observation", "SeatView", "State", "legal_labels", "play_random",
@@ -334,6 +337,11 @@ class Game(ABC):
     def sample_state(self, view: SeatView, rng: Rng) -> State:
         """A full state consistent with everything ``view`` knows (determinization for search)."""
         raise NotImplementedError(f"{self.name} has no determinization sampler yet")
+
+    def compiled_playouts(self) -> CompiledPlayouts | None:
+        """This game's compiled playouts (:mod:`ludus.core.compiled`), or None: search bots then
+        play their playouts with the Python engine. Games override this where they have them."""
+        return None
 
     def data_values(self, options: Any = None) -> list[DataValue]:
         """Every value of the game's data (for these options) that the rulebook does not print.

@@ -1,0 +1,133 @@
+"""Shared checks that a game's compiled playouts play exactly the Python engine's games.
+
+Each game's ``test_compiled.py`` calls these with its options. A state is checked by playing it
+out both ways from the same generators and comparing everything the playout leaves: the
+decisions made, whether it finished, scores and returns, both generators' final states, and the
+whole final position (the compiled arrays against the Python final state packed the same way).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
+from ludus.agents.base import make_agent
+from ludus.agents.ismcts import ISMCTSAgent
+from ludus.core.compiled import CHANCE_RNG, ROLLOUT, CompiledPlayouts
+from ludus.core.game import CHANCE, Action, Game, SeatView, State
+from ludus.core.playout import Policy, playout
+from ludus.core.rng import Rng
+
+
+def random_prefix(game: Game, options: Any, seed: int, max_decisions: int) -> State:
+    """A seeded game played on at random for 0 to ``max_decisions`` decisions (never over)."""
+    rng = Rng(seed ^ 0x5EED)
+    state = game.new_initial_state(options, seed=seed)
+    for _ in range(rng.below(max_decisions + 1)):
+        seats = state.current_seats()
+        if not seats:
+            break
+        seat = seats[0]
+        legal = state.legal_actions(seat)
+        state.apply(legal[rng.below(len(legal))], seat)
+    return state
+
+
+def determinization(state: State, seed: int) -> State | None:
+    """What a search bot plays out: a state sampled from one seat's view (None at the end)."""
+    seats = [s for s in state.current_seats() if s != CHANCE]
+    if not seats:
+        return None
+    view = state.view(seats[0])
+    return state.game.sample_state(view, Rng(seed))
+
+
+def heuristic_policy(game: Game, options: Any) -> Policy:
+    """The game's heuristic as an ISMCTS bot's rollouts play it (one agent per seat, seeded as
+    ``ISMCTSAgent(seed=0)`` seeds them). Only for heuristics that draw nothing from their
+    generator: the compiled heuristic playouts take no generator of theirs."""
+    agents: dict[int, Any] = {}
+
+    def policy(state: State, seat: int, legal: Sequence[Action]) -> Action:
+        if seat not in agents:
+            agents[seat] = make_agent("heuristic", game, seed=Rng(seat + 1).next_u64())
+        return agents[seat].act(SeatView(game, options, seat, state.observation(seat), tuple(legal), ()))
+
+    return policy
+
+
+def assert_same_playout(
+    compiled: CompiledPlayouts, state: State, seed: int, max_decisions: int | None = None, policy: str = "random"
+) -> int:
+    """Play ``state`` out with ``policy`` in Python and compiled from the same generators; assert
+    they match in every respect. Returns the number of decisions played."""
+    packed = compiled.pack(state)
+    assert packed is not None, "the compiled playouts refuse a state the engine gave"
+    rngs = np.array([Rng(seed).state, 0 if state.rng is None else state.rng.state], dtype=np.uint64)
+    cut = -1 if max_decisions is None else max_decisions
+    out = compiled.run(packed, rngs, state.rng is not None, compiled.policies.index(policy), cut).tolist()
+    again = compiled.playout(state, Rng(seed), policy, max_decisions)  # the public wrapper
+
+    python_state, rng = state.clone(), Rng(seed)
+    python_policy = None if policy == "random" else heuristic_policy(state.game, state.options)
+    expected = playout(python_state, rng, python_policy, max_decisions)
+    n = state.num_seats()
+    assert out[0] == expected.decisions
+    assert bool(out[1]) == expected.finished
+    assert tuple(out[2 : 2 + n]) == expected.scores
+    assert tuple(out[2 + n :]) == expected.returns
+    assert int(rngs[ROLLOUT]) == rng.state
+    if python_state.rng is not None:
+        assert int(rngs[CHANCE_RNG]) == python_state.rng.state
+    final = compiled.pack(python_state)
+    assert final is not None
+    for got, want in zip(packed, final):
+        assert np.array_equal(got, want), "the compiled final position differs from the engine's"
+    assert again == expected
+    return expected.decisions
+
+
+def check_game(
+    compiled: CompiledPlayouts,
+    game: Game,
+    options_list: Sequence[Any],
+    games_per_option: int,
+    prefix: int = 60,
+    cuts: Sequence[int | None] = (None,),
+    policy: str = "random",
+) -> int:
+    """For each options and seed: a seeded state after a random prefix, and a determinization of
+    it, each played out both ways. Returns the total decisions compared (so a test can say it
+    compared real games, not empty ones)."""
+    total = 0
+    for options in options_list:
+        for i in range(games_per_option):
+            state = random_prefix(game, options, 1000 * i + 17, prefix)
+            cut = cuts[i % len(cuts)]
+            total += assert_same_playout(compiled, state, 7 * i + 1, cut, policy)
+            sample = determinization(state, 31 * i + 5)
+            if sample is not None:
+                total += assert_same_playout(compiled, sample, 11 * i + 3, cut, policy)
+    return total
+
+
+def seeded_views(game: Game, options: Any, count: int, prefix: int = 30) -> Iterator[Any]:
+    """Seat views from random seeded games, for comparing searches."""
+    for i in range(count):
+        state = random_prefix(game, options, 555 + i, prefix)
+        seats = [s for s in state.current_seats() if s != CHANCE]
+        if seats and len(state.legal_actions(seats[0])) > 1:
+            yield state.view(seats[0])
+
+
+def assert_same_search(game: Game, options: Any, views: int = 4, **settings: Any) -> None:
+    """ISMCTS with compiled playouts finds exactly the statistics it finds in Python."""
+    compared = 0
+    for view in seeded_views(game, options, views):
+        fast = ISMCTSAgent(seed=3, compiled=True, **settings).search(view)
+        slow = ISMCTSAgent(seed=3, compiled=False, **settings).search(view)
+        assert fast == slow
+        compared += 1
+    assert compared, "no view with a choice to compare"
