@@ -8,7 +8,7 @@ determinizes views with :mod:`.sampler`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core.errors import InvalidOptions
 from ...core.game import Action, Game, State
@@ -21,6 +21,9 @@ from .codec import position_to_state
 from .options import MAX_PLAYERS, MIN_PLAYERS, GorusMaximusOptions, players_refusal
 from .rules import GorusMaximusState
 from .sampler import sample_state
+
+if TYPE_CHECKING:
+    from ...core.compiled import CompiledPlayouts
 
 __all__ = ["GAME", "GorusMaximusGame"]
 
@@ -87,6 +90,17 @@ class GorusMaximusGame(Game):
         """A determinization of a SeatView for search: the unseen cards dealt at random,
         consistent with all the seat knows (see :mod:`.sampler`)."""
         return sample_state(view, rng)
+
+    def compiled_playouts(self) -> CompiledPlayouts | None:
+        """Random playouts compiled with numba (:mod:`.compiled`); None where numba is missing
+        or ``LUDUS_COMPILED=0``. The module is imported only then: compiling it takes seconds."""
+        from ...core.compiled import available
+
+        if not available():
+            return None
+        from .compiled import GorusMaximusPlayouts
+
+        return GorusMaximusPlayouts()
 
 
 def _whole_number(value: Any) -> int | None:
