@@ -1,0 +1,952 @@
+"""Circus Maximus compiled playouts: the rules of :mod:`.rules` over integer arrays, for numba.
+
+A random playout here plays exactly the game :func:`ludus.core.playout.playout` plays with the
+Python engine from the same state and generators: the legal moves come out in the order of
+``CircusMaximusState.legal_actions`` (the superset of ``_candidates`` filtered by ``_check``,
+rebuilt here as direct conditions), every move changes the same card ids (the lowest id of a
+kind, as ``_low`` takes them), chance draws walk the card kinds in order as ``sample_chance``
+does, and scores and returns come out as the same floats. ``tests/games/circus_maximus/
+test_compiled.py`` checks this over thousands of seeded games in every option.
+
+The packed state (:meth:`CircusMaximusPlayouts.pack`) holds only what the rules read:
+
+* ``scalars``: the phase, turn order, decks, displays and per-seat hands, favours, tickets and
+  totals (layout in the ``_S_*`` / ``_H_*`` constants below); a seat's sales today are kept as
+  their coins and the favour cards sold beside Caesar (the only parts of a sale that later
+  rules read: scoring and the favours leaving the game at the day's end);
+* ``lines``: the five lines of traders, each entry ``seat | rank << 4 | effective rank << 8``;
+* ``draws``: the chance tasks waiting, each ``code << 3 | argument`` (codes in ``TASKS`` order);
+* the card data as tables (fixed per card file, shared between packs, never written).
+
+Event text, history, narration and observation caches are never read, so the Python engine can
+change how it builds those without touching this module.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ...core.compiled import CHANCE_RNG, ROLLOUT, CompiledPlayouts, njit, rng_below
+from ...core.game import State
+from ...core.playout import MAX_PLAYOUT_DECISIONS
+from .cards import (
+    ALL_TRADERS,
+    DOUBLE_SALE,
+    DOUBLE_TICKET,
+    EXTRA_TRADER,
+    EXTRA_VISITOR,
+    FAVOUR_KEYS,
+    LEGIONNAIRE,
+    MOVE_AHEAD,
+    RANK_BOOST,
+    REPLAY_TRADER,
+    TICKET_AND_VISITOR,
+    CardData,
+)
+from .rules import TASKS, CircusMaximusState
+
+__all__ = ["PLAYOUTS", "CircusMaximusPlayouts"]
+
+# ------------------------------------------------------------------ packed layout
+_S_N = 0
+_S_START_EXTRA = 1  # start_card == "extra-pick"
+_S_DAY = 2
+_S_STAGE = 3
+_S_RESOLVING = 4
+_S_TURN = 5
+_S_PASSED = 6
+_S_EXTRA = 7
+_S_TURN_DONE = 8
+_S_PENDING = 9
+_S_RES_LINE = 10
+_S_RES_POS = 11
+_S_RES_AGAIN = 12
+_S_FAV_DECK = 13
+_S_FAV_DISPLAY = 14
+_S_FAV_GONE = 15
+_S_SP_AT_VILLA = 16
+_S_STARTING = 17
+_S_TKT_DECK = 18
+_S_FORUM = 19
+_S_SETUP = 20  # 3 venues
+_S_BONUS = 23  # 3 venues
+_S_VIS_DECK = 26
+_S_VIS_BOX = 27
+_S_VENUE_VIS = 28  # 3 venues
+_S_CAESAR_USED = 31
+_S_FAV_SOLD = 32  # favour cards sold beside Caesar today (they leave the game at the day's end)
+_S_NDRAWS = 33
+_S_LINE_LEN = 34  # 5 lines
+_H_HANDS = 40  # per seat, 5 seats from here on
+_H_FAVOURS = 45
+_H_TICKETS = 50
+_H_TOTALS = 55
+_H_SALE_COINS = 60  # coins of today's sales
+_S_SIZE = 65
+
+_LINE_CAP = 40  # 5 seats x 8 traders
+_DRAW_CAP = 64  # the longest queue a day can build is far shorter (about 20)
+_MAX_CARDS = 62  # card sets are int64 bitmasks
+
+# card-data tables (misc)
+_M_NT = 0
+_M_NV = 1
+_M_LEG_PAYS = 2
+_M_CAESAR_MASK = 3
+_M_LEG_KIND = 4
+_M_ALL_TICKETS = 5
+_M_ALL_VISITORS = 6
+_M_VENUE_TKT = 7  # 3 venues
+_M_TRADER_COINS = 10  # ranks 1-8
+_M_MAX_ACTIONS = 18
+_M_SIZE = 19
+
+# chance task codes: their index in rules.TASKS
+_T_FAVOUR, _T_TICKET, _T_SPECIAL, _T_SETUP_VISITORS, _T_VISITOR, _T_VISITOR_CHOICE, _T_TICKET_PLAYER = range(7)
+_TASK_CODE = {code: i for i, code in enumerate(TASKS)}
+
+# favour kinds
+_F_EXTRA_VISITOR = FAVOUR_KEYS.index(EXTRA_VISITOR)
+_F_EXTRA_TRADER = FAVOUR_KEYS.index(EXTRA_TRADER)
+_F_LEGIONNAIRE = FAVOUR_KEYS.index(LEGIONNAIRE)
+_F_DOUBLE_TICKET = FAVOUR_KEYS.index(DOUBLE_TICKET)
+_F_DOUBLE_SALE = FAVOUR_KEYS.index(DOUBLE_SALE)
+_F_REPLAY = FAVOUR_KEYS.index(REPLAY_TRADER)
+_F_TICKET_VISITOR = FAVOUR_KEYS.index(TICKET_AND_VISITOR)
+_F_RANK_BOOST = FAVOUR_KEYS.index(RANK_BOOST)
+_F_MOVE_AHEAD = FAVOUR_KEYS.index(MOVE_AHEAD)
+_NF = len(FAVOUR_KEYS)
+
+# action rows: [kind, a, b, c, d, e]
+_A_PLACE = 0  # rank, line, extra, boost
+_A_PASS = 1
+_A_DONE = 2
+_A_EXTRA_VISITOR = 3
+_A_PLACE_VISITOR = 4  # venue
+_A_REPLAY = 5  # rank, line
+_A_TICKET_VISITOR = 6
+_A_MOVE_AHEAD = 7  # rank
+_A_TAKE_FAVOUR = 8  # favour kind
+_A_TAKE_START = 9
+_A_TAKE_TICKET = 10  # ticket kind, double
+_A_SELL = 11  # visitor kind, ticket kind or -1, favour kind or -1, legion, double
+_A_SKIP = 12
+
+
+# ------------------------------------------------------------------ small helpers
+@njit
+def _pop(x: int) -> int:
+    """Set bits of a non-negative int64 (SWAR popcount; card sets stay below 2**62)."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101) >> 56
+
+
+@njit
+def _held(S: Any, FAV: Any, seat: int, k: int) -> int:
+    return _pop(S[_H_FAVOURS + seat] & FAV[k, 0])
+
+
+@njit
+def _phase_lo_hi(stage: int) -> tuple[int, int]:
+    """First and last line of a placement phase (an empty range outside one)."""
+    if stage == 1:
+        return 0, 0
+    if stage == 2:
+        return 1, 1
+    if stage == 3:
+        return 2, 4
+    return 0, -1
+
+
+@njit
+def _find_line(S: Any, lines: Any, seat: int, rank: int) -> int:
+    """The line where ``seat``'s trader ``rank`` stands, or -1 (``_find``)."""
+    for li in range(5):
+        for i in range(S[_S_LINE_LEN + li]):
+            e = lines[li, i]
+            if (e & 15) == seat and ((e >> 4) & 15) == rank:
+                return li
+    return -1
+
+
+@njit
+def _spend(S: Any, FAV: Any, seat: int, k: int) -> None:
+    """Play favour kind ``k``: its lowest card leaves the game."""
+    m = S[_H_FAVOURS + seat] & FAV[k, 0]
+    bit = m & -m
+    S[_H_FAVOURS + seat] &= ~bit
+    S[_S_FAV_GONE] |= bit
+
+
+@njit
+def _insert(S: Any, lines: Any, li: int, seat: int, rank: int, eff: int) -> None:
+    """Higher effective rank further forward; equal ranks queue behind earlier ones."""
+    n = S[_S_LINE_LEN + li]
+    i = 0
+    while i < n and (lines[li, i] >> 8) >= eff:
+        i += 1
+    for j in range(n, i, -1):
+        lines[li, j] = lines[li, j - 1]
+    lines[li, i] = seat | (rank << 4) | (eff << 8)
+    S[_S_LINE_LEN + li] = n + 1
+
+
+@njit
+def _draws_push_front(S: Any, draws: Any, code: int, arg: int, count: int) -> None:
+    """Put ``count`` tasks (code, arg) at the front of the queue."""
+    if count <= 0:
+        return
+    n = S[_S_NDRAWS]
+    if n + count > _DRAW_CAP:
+        raise ValueError("Circus Maximus compiled playout: chance queue overflow")
+    for j in range(n - 1, -1, -1):
+        draws[j + count] = draws[j]
+    for j in range(count):
+        draws[j] = (code << 3) | arg
+    S[_S_NDRAWS] = n + count
+
+
+@njit
+def _draws_append(S: Any, draws: Any, code: int, arg: int) -> None:
+    n = S[_S_NDRAWS]
+    if n >= _DRAW_CAP:
+        raise ValueError("Circus Maximus compiled playout: chance queue overflow")
+    draws[n] = (code << 3) | arg
+    S[_S_NDRAWS] = n + 1
+
+
+@njit
+def _draws_pop(S: Any, draws: Any) -> int:
+    n = S[_S_NDRAWS]
+    task = draws[0]
+    for j in range(n - 1):
+        draws[j] = draws[j + 1]
+    draws[n - 1] = 0
+    S[_S_NDRAWS] = n - 1
+    return task
+
+
+@njit
+def _deck_of(S: Any, code: int) -> int:
+    if code == _T_FAVOUR:
+        return S[_S_FAV_DECK]
+    if _T_TICKET <= code <= _T_SPECIAL or code == _T_TICKET_PLAYER:
+        return S[_S_TKT_DECK]
+    return S[_S_VIS_DECK]
+
+
+@njit
+def _visitor_to(S: Any, draws: Any, M: Any, v: int, bit: int) -> None:
+    S[_S_VENUE_VIS + v] |= bit
+    if bit & M[_M_CAESAR_MASK]:  # Caesar brings two more visitors to his venue at once
+        _draws_push_front(S, draws, _T_VISITOR, v, 2)
+
+
+# ------------------------------------------------------------------ legality
+@njit
+def _current_seat(S: Any, lines: Any) -> int:
+    """The deciding seat at a decision (no draws waiting, game not over)."""
+    if S[_S_PENDING] >= 0:
+        return S[_S_TURN]
+    if S[_S_RESOLVING]:
+        return lines[S[_S_RES_LINE], S[_S_RES_POS]] & 15
+    return S[_S_TURN]
+
+
+@njit
+def _can_do_more_than_pass(S: Any, lines: Any, FAV: Any, s: int) -> bool:
+    """Whether seat ``s`` has a legal move other than Pass at the start of its turn (``_seek_turn``)."""
+    if S[_H_HANDS + s]:
+        return True
+    stage = S[_S_STAGE]
+    lo, hi = _phase_lo_hi(stage)
+    if _held(S, FAV, s, _F_EXTRA_VISITOR) and S[_S_VIS_DECK]:
+        return True
+    if _held(S, FAV, s, _F_REPLAY) and stage >= 2 and hi >= lo:
+        for rank in range(1, 9):
+            loc = _find_line(S, lines, s, rank)
+            if loc >= 0 and not (lo <= loc <= hi):
+                return True
+    if _held(S, FAV, s, _F_TICKET_VISITOR) and stage == 2 and S[_S_TKT_DECK]:
+        return True
+    if _held(S, FAV, s, _F_MOVE_AHEAD):
+        for li in range(lo, hi + 1):
+            for i in range(1, S[_S_LINE_LEN + li]):
+                if (lines[li, i] & 15) == s:
+                    return True
+    return False
+
+
+@njit
+def _add(buf: Any, k: int, kind: int, a: int, b: int, c: int, d: int, e: int) -> int:
+    buf[k, 0] = kind
+    buf[k, 1] = a
+    buf[k, 2] = b
+    buf[k, 3] = c
+    buf[k, 4] = d
+    buf[k, 5] = e
+    return k + 1
+
+
+@njit
+def _legal(S: Any, lines: Any, TKT: Any, VIS: Any, FAV: Any, M: Any, seat: int, buf: Any) -> int:
+    """The legal moves of ``seat`` into ``buf``, in ``legal_actions`` order; returns how many."""
+    k = 0
+    if S[_S_PENDING] >= 0:  # a drawn visitor waits for its venue
+        for v in range(3):
+            k = _add(buf, k, _A_PLACE_VISITOR, v, 0, 0, 0, 0)
+        return k
+    fav = S[_H_FAVOURS + seat]
+    if not S[_S_RESOLVING]:  # placing traders
+        stage = S[_S_STAGE]
+        lo, hi = _phase_lo_hi(stage)
+        hand = S[_H_HANDS + seat]
+        n_extra = 1 if _pop(fav & FAV[_F_EXTRA_TRADER, 0]) else 0
+        n_boost = 1 if _pop(fav & FAV[_F_RANK_BOOST, 0]) else 0
+        two = _pop(hand) >= 2
+        for rank in range(1, 9):
+            if (hand >> (rank - 1)) & 1:
+                for li in range(lo, hi + 1):
+                    for e in range(n_extra + 1):
+                        if e and not two:
+                            continue
+                        for b in range((n_boost if rank == 1 else 0) + 1):
+                            k = _add(buf, k, _A_PLACE, rank, li, e, b, 0)
+        if S[_S_EXTRA]:
+            return _add(buf, k, _A_DONE, 0, 0, 0, 0, 0)
+        k = _add(buf, k, _A_PASS, 0, 0, 0, 0, 0)
+        if fav & FAV[_F_EXTRA_VISITOR, 0] and S[_S_VIS_DECK]:
+            k = _add(buf, k, _A_EXTRA_VISITOR, 0, 0, 0, 0, 0)
+        if fav & FAV[_F_REPLAY, 0] and stage >= 2:
+            for rank in range(1, 9):
+                loc = _find_line(S, lines, seat, rank)
+                if loc >= 0 and not (lo <= loc <= hi):
+                    for li in range(lo, hi + 1):
+                        k = _add(buf, k, _A_REPLAY, rank, li, 0, 0, 0)
+        if fav & FAV[_F_TICKET_VISITOR, 0] and stage == 2 and S[_S_TKT_DECK]:
+            k = _add(buf, k, _A_TICKET_VISITOR, 0, 0, 0, 0, 0)
+        if fav & FAV[_F_MOVE_AHEAD, 0]:
+            for li in range(lo, hi + 1):
+                for i in range(1, S[_S_LINE_LEN + li]):
+                    e = lines[li, i]
+                    if (e & 15) == seat:
+                        k = _add(buf, k, _A_MOVE_AHEAD, (e >> 4) & 15, 0, 0, 0, 0)
+        return k
+    li = S[_S_RES_LINE]
+    if li == 0:  # Caesar's Villa
+        display = S[_S_FAV_DISPLAY]
+        for f in range(_NF):
+            if display & FAV[f, 0]:
+                k = _add(buf, k, _A_TAKE_FAVOUR, f, 0, 0, 0, 0)
+        if S[_S_SP_AT_VILLA]:
+            k = _add(buf, k, _A_TAKE_START, 0, 0, 0, 0, 0)
+        return k
+    if li == 1:  # the forum
+        forum = S[_S_FORUM]
+        n_double = 1 if (fav & FAV[_F_DOUBLE_TICKET, 0] and _pop(forum) >= 2) else 0
+        for t in range(M[_M_NT]):
+            if forum & TKT[t, 0]:
+                for dbl in range(n_double + 1):
+                    k = _add(buf, k, _A_TAKE_TICKET, t, dbl, 0, 0, 0)
+        return k
+    # a venue: sell tickets (or, beside Caesar, favours) to its visitors
+    v = li - 2
+    caesar = M[_M_CAESAR_MASK]
+    here = S[_S_VENUE_VIS + v]
+    sellable = here & ~caesar
+    caesar_here = (not S[_S_CAESAR_USED]) and (here & caesar) != 0
+    tickets = S[_H_TICKETS + seat]
+    venue_tickets = tickets & M[_M_VENUE_TKT + v]
+    if sellable:
+        n_tk = M[_M_NT]
+        sell_t = np.empty(n_tk + _NF, dtype=np.int64)
+        sell_f = np.empty(n_tk + _NF, dtype=np.int64)
+        ns = 0
+        for t in range(n_tk):
+            if TKT[t, 1] == v and tickets & TKT[t, 0]:
+                sell_t[ns] = t
+                sell_f[ns] = -1
+                ns += 1
+        if caesar_here:
+            for f in range(_NF):
+                if fav & FAV[f, 0]:
+                    sell_t[ns] = -1
+                    sell_f[ns] = f
+                    ns += 1
+        held_leg = _pop(fav & FAV[_F_LEGIONNAIRE, 0])
+        held_ds = _pop(fav & FAV[_F_DOUBLE_SALE, 0])
+        n_leg = 1 if held_leg else 0
+        n_ds = 1 if held_ds else 0
+        many = _pop(sellable) >= 2
+        n_venue_tickets = _pop(venue_tickets)
+        n_fav = _pop(fav)
+        leg_kind = M[_M_LEG_KIND]
+        for vk in range(M[_M_NV]):
+            if not sellable & VIS[vk, 0]:
+                continue
+            for j in range(ns):
+                t = sell_t[j]
+                f = sell_f[j]
+                for lg in range((n_leg if vk == leg_kind else 0) + 1):
+                    for dbl in range(n_ds + 1):
+                        if f >= 0:
+                            need = 1
+                            if f == _F_LEGIONNAIRE:
+                                need += lg
+                            if f == _F_DOUBLE_SALE:
+                                need += dbl
+                            if _pop(fav & FAV[f, 0]) < need:
+                                continue
+                        if lg and held_leg < 1 + (1 if f == _F_LEGIONNAIRE else 0):
+                            continue
+                        if dbl:
+                            if held_ds < 1 + (1 if f == _F_DOUBLE_SALE else 0):
+                                continue
+                            if not many:
+                                continue
+                            tickets_left = n_venue_tickets - (1 if t >= 0 else 0)
+                            used = (1 if f >= 0 else 0) + lg + dbl
+                            caesar_left = t >= 0 and caesar_here and n_fav - used > 0
+                            if tickets_left <= 0 and not caesar_left:
+                                continue
+                        k = _add(buf, k, _A_SELL, vk, t, f, lg, dbl)
+    if not venue_tickets:
+        k = _add(buf, k, _A_SKIP, 0, 0, 0, 0, 0)
+    return k
+
+
+# ------------------------------------------------------------------ flow
+@njit
+def _seek_turn(S: Any, lines: Any, FAV: Any, first: int) -> bool:
+    n = S[_S_N]
+    for k in range(n):
+        s = (first + k) % n
+        if (S[_S_PASSED] >> s) & 1:
+            continue
+        S[_S_TURN] = s
+        if _can_do_more_than_pass(S, lines, FAV, s):
+            return True
+        S[_S_PASSED] |= 1 << s
+    return False
+
+
+@njit
+def _begin_resolution(S: Any) -> None:
+    S[_S_RESOLVING] = 1
+    lo, _hi = _phase_lo_hi(S[_S_STAGE])
+    S[_S_RES_LINE] = lo
+    S[_S_RES_POS] = 0
+    S[_S_RES_AGAIN] = 0
+
+
+@njit
+def _begin_phase(S: Any, lines: Any, FAV: Any, stage: int) -> None:
+    S[_S_STAGE] = stage
+    S[_S_RESOLVING] = 0
+    S[_S_PASSED] = 0
+    S[_S_EXTRA] = 0
+    S[_S_TURN_DONE] = 0
+    if not _seek_turn(S, lines, FAV, S[_S_STARTING]):
+        _begin_resolution(S)
+
+
+@njit
+def _queue_day(S: Any, draws: Any) -> None:
+    n = S[_S_N]
+    k = 0
+    for _ in range(n):
+        draws[k] = _T_FAVOUR << 3
+        k += 1
+    for _ in range(2 * n):
+        draws[k] = _T_TICKET << 3
+        k += 1
+    for _ in range(S[_S_DAY] - 1):
+        draws[k] = _T_SPECIAL << 3
+        k += 1
+    draws[k] = _T_SETUP_VISITORS << 3
+    k += 1
+    for j in range(k, S[_S_NDRAWS]):
+        draws[j] = 0
+    S[_S_NDRAWS] = k
+
+
+@njit
+def _end_day(S: Any, lines: Any, draws: Any, FAV: Any, M: Any) -> None:
+    n = S[_S_N]
+    for s in range(n):
+        coins = S[_H_SALE_COINS + s]
+        hand = S[_H_HANDS + s]
+        for r in range(8):
+            if (hand >> r) & 1:
+                coins += M[_M_TRADER_COINS + r]
+        S[_H_TOTALS + s] += coins
+    S[_S_RESOLVING] = 0
+    if S[_S_DAY] == 3:
+        for s in range(n):
+            fav = S[_H_FAVOURS + s]
+            coins = 0
+            for f in range(_NF):
+                coins += _pop(fav & FAV[f, 0]) * FAV[f, 1]
+            S[_H_TOTALS + s] += coins
+        S[_S_STAGE] = 4
+        return
+    for s in range(n):
+        S[_H_HANDS + s] = ALL_TRADERS  # traders home
+        S[_H_TICKETS + s] = 0
+        S[_H_SALE_COINS + s] = 0
+    for li in range(5):
+        for i in range(S[_S_LINE_LEN + li]):
+            lines[li, i] = 0
+        S[_S_LINE_LEN + li] = 0
+    S[_S_FAV_GONE] |= S[_S_FAV_SOLD]
+    S[_S_FAV_SOLD] = 0
+    S[_S_TKT_DECK] = M[_M_ALL_TICKETS]
+    S[_S_FORUM] = 0
+    S[_S_VIS_DECK] = M[_M_ALL_VISITORS] & ~S[_S_VIS_BOX]
+    for v in range(3):
+        S[_S_VENUE_VIS + v] = 0
+        S[_S_BONUS + v] = 0
+        S[_S_SETUP + v] = 0
+    S[_S_CAESAR_USED] = 0
+    S[_S_SP_AT_VILLA] = 1
+    S[_S_DAY] += 1
+    S[_S_STAGE] = 0
+    _queue_day(S, draws)
+
+
+@njit
+def _items_left(S: Any, M: Any, li: int) -> bool:
+    if li == 0:
+        return S[_S_FAV_DISPLAY] != 0 or (S[_S_SP_AT_VILLA] != 0 and S[_S_START_EXTRA] != 0)
+    if li == 1:
+        return S[_S_FORUM] != 0
+    return (S[_S_VENUE_VIS + li - 2] & ~M[_M_CAESAR_MASK]) != 0
+
+
+@njit
+def _finish_line(S: Any, lines: Any, draws: Any, FAV: Any, M: Any, li: int) -> None:
+    S[_S_RES_AGAIN] = 0
+    if li == 0:
+        S[_S_FAV_GONE] |= S[_S_FAV_DISPLAY]  # favours nobody took leave the game
+        S[_S_FAV_DISPLAY] = 0
+        if S[_S_SP_AT_VILLA] and S[_S_LINE_LEN]:
+            S[_S_STARTING] = lines[0, 0] & 15
+        S[_S_SP_AT_VILLA] = 0
+        _begin_phase(S, lines, FAV, 2)
+    elif li == 1:
+        _begin_phase(S, lines, FAV, 3)
+    elif li < 4:
+        S[_S_RES_LINE] = li + 1
+        S[_S_RES_POS] = 0
+    else:
+        _end_day(S, lines, draws, FAV, M)
+
+
+@njit
+def _resolution_waits(S: Any, lines: Any, draws: Any, FAV: Any, M: Any) -> bool:
+    li = S[_S_RES_LINE]
+    n = S[_S_LINE_LEN + li]
+    while S[_S_RES_POS] < n and _items_left(S, M, li):
+        seat = lines[li, S[_S_RES_POS]] & 15
+        if li <= 1:
+            return True
+        v = li - 2
+        if S[_H_TICKETS + seat] & M[_M_VENUE_TKT + v]:
+            return True
+        here = S[_S_VENUE_VIS + v]
+        if not S[_S_CAESAR_USED] and (here & M[_M_CAESAR_MASK]) and S[_H_FAVOURS + seat]:
+            return True
+        S[_S_RES_POS] += 1
+        S[_S_RES_AGAIN] = 0
+    _finish_line(S, lines, draws, FAV, M, li)
+    return False
+
+
+@njit
+def _advance(S: Any, lines: Any, draws: Any, FAV: Any, M: Any) -> None:
+    """Every step that needs no decision (``_advance``)."""
+    while True:
+        if S[_S_NDRAWS]:
+            code = draws[0] >> 3
+            if code == _T_SETUP_VISITORS:
+                _draws_pop(S, draws)
+                for v in range(2, -1, -1):  # pushed at the front last venue first: venue 0 ends first
+                    count = max(0, S[_S_SETUP + v] - 1) + S[_S_BONUS + v]
+                    _draws_push_front(S, draws, _T_VISITOR, v, count)
+                continue
+            if not _deck_of(S, code):
+                _draws_pop(S, draws)  # that deck is used up: the draw simply does not happen
+                continue
+            return
+        if S[_S_STAGE] == 4 or S[_S_PENDING] >= 0:
+            return
+        if S[_S_STAGE] == 0:
+            _begin_phase(S, lines, FAV, 1)
+            continue
+        if S[_S_RESOLVING]:
+            if _resolution_waits(S, lines, draws, FAV, M):
+                return
+            continue
+        if S[_S_TURN_DONE]:
+            S[_S_TURN_DONE] = 0
+            if not _seek_turn(S, lines, FAV, S[_S_TURN] + 1):
+                _begin_resolution(S)
+            continue
+        return
+
+
+@njit
+def _draw(S: Any, lines: Any, draws: Any, TKT: Any, VIS: Any, FAV: Any, M: Any, rngs: Any, which: int) -> None:
+    """One chance outcome from generator ``which`` (``sample_chance``), applied (``_apply_draw``)."""
+    task = _draws_pop(S, draws)
+    code = task >> 3
+    arg = task & 7
+    deck = _deck_of(S, code)
+    r = np.int64(rng_below(rngs, which, _pop(deck)))
+    if code == _T_FAVOUR:
+        for f in range(_NF):
+            m = deck & FAV[f, 0]
+            c = _pop(m)
+            if r < c:
+                bit = m & -m
+                S[_S_FAV_DECK] &= ~bit
+                S[_S_FAV_DISPLAY] |= bit
+                break
+            r -= c
+    elif _T_TICKET <= code <= _T_SPECIAL or code == _T_TICKET_PLAYER:
+        for t in range(M[_M_NT]):
+            m = deck & TKT[t, 0]
+            c = _pop(m)
+            if r < c:
+                bit = m & -m
+                S[_S_TKT_DECK] &= ~bit
+                venue = TKT[t, 1]
+                if code == _T_TICKET_PLAYER:
+                    S[_H_TICKETS + arg] |= bit
+                    _draws_push_front(S, draws, _T_VISITOR, venue, 1)
+                else:
+                    S[_S_FORUM] |= bit
+                    if code == _T_SPECIAL:
+                        S[_S_BONUS + venue] += 1
+                    else:
+                        S[_S_SETUP + venue] += 1
+                break
+            r -= c
+    else:
+        for vk in range(M[_M_NV]):
+            m = deck & VIS[vk, 0]
+            c = _pop(m)
+            if r < c:
+                bit = m & -m
+                S[_S_VIS_DECK] &= ~bit
+                if code == _T_VISITOR_CHOICE:
+                    S[_S_PENDING] = _pop(bit - 1)
+                else:
+                    _visitor_to(S, draws, M, arg, bit)
+                break
+            r -= c
+    _advance(S, lines, draws, FAV, M)
+
+
+@njit
+def _play(S: Any, lines: Any, draws: Any, TKT: Any, VIS: Any, FAV: Any, M: Any, seat: int, a: Any) -> None:
+    """Apply the action row ``a`` for ``seat`` (``_APPLY``), then ``_advance``."""
+    kind = a[0]
+    if kind == _A_PLACE:
+        rank, li, extra, boost = a[1], a[2], a[3], a[4]
+        S[_H_HANDS + seat] &= ~(1 << (rank - 1))
+        if boost:
+            _spend(S, FAV, seat, _F_RANK_BOOST)
+        if extra:
+            _spend(S, FAV, seat, _F_EXTRA_TRADER)
+        _insert(S, lines, li, seat, rank, 8 if boost else rank)
+        if S[_S_EXTRA]:
+            S[_S_EXTRA] -= 1
+        if extra:
+            S[_S_EXTRA] += 1
+        if S[_S_EXTRA] and not S[_H_HANDS + seat]:
+            S[_S_EXTRA] = 0
+        if not S[_S_EXTRA]:
+            S[_S_TURN_DONE] = 1
+    elif kind == _A_PASS:
+        S[_S_PASSED] |= 1 << seat
+        S[_S_TURN_DONE] = 1
+    elif kind == _A_DONE:
+        S[_S_EXTRA] = 0
+        S[_S_TURN_DONE] = 1
+    elif kind == _A_EXTRA_VISITOR:
+        _spend(S, FAV, seat, _F_EXTRA_VISITOR)
+        _draws_append(S, draws, _T_VISITOR_CHOICE, seat)
+        S[_S_TURN_DONE] = 1
+    elif kind == _A_PLACE_VISITOR:
+        card = S[_S_PENDING]
+        S[_S_PENDING] = -1
+        _visitor_to(S, draws, M, a[1], 1 << card)
+    elif kind == _A_REPLAY:
+        rank, to = a[1], a[2]
+        _spend(S, FAV, seat, _F_REPLAY)
+        li = _find_line(S, lines, seat, rank)
+        n = S[_S_LINE_LEN + li]
+        i = 0
+        while (lines[li, i] & 15) != seat or ((lines[li, i] >> 4) & 15) != rank:
+            i += 1
+        for j in range(i, n - 1):
+            lines[li, j] = lines[li, j + 1]
+        lines[li, n - 1] = 0
+        S[_S_LINE_LEN + li] = n - 1
+        _insert(S, lines, to, seat, rank, rank)
+        S[_S_TURN_DONE] = 1
+    elif kind == _A_TICKET_VISITOR:
+        _spend(S, FAV, seat, _F_TICKET_VISITOR)
+        _draws_append(S, draws, _T_TICKET_PLAYER, seat)
+        S[_S_TURN_DONE] = 1
+    elif kind == _A_MOVE_AHEAD:
+        rank = a[1]
+        _spend(S, FAV, seat, _F_MOVE_AHEAD)
+        li = _find_line(S, lines, seat, rank)
+        i = 0
+        while (lines[li, i] & 15) != seat or ((lines[li, i] >> 4) & 15) != rank:
+            i += 1
+        ahead = lines[li, i - 1]
+        lines[li, i - 1] = seat | (rank << 4) | ((ahead >> 8) << 8)  # takes the overtaken rank
+        lines[li, i] = ahead
+        S[_S_TURN_DONE] = 1
+    elif kind == _A_TAKE_FAVOUR:
+        m = S[_S_FAV_DISPLAY] & FAV[a[1], 0]
+        bit = m & -m
+        S[_S_FAV_DISPLAY] &= ~bit
+        S[_H_FAVOURS + seat] |= bit
+        S[_S_RES_AGAIN] = 0
+        S[_S_RES_POS] += 1
+    elif kind == _A_TAKE_START:
+        S[_S_SP_AT_VILLA] = 0
+        S[_S_STARTING] = seat
+        S[_S_RES_AGAIN] = 0
+        S[_S_RES_POS] += 1
+    elif kind == _A_TAKE_TICKET:
+        m = S[_S_FORUM] & TKT[a[1], 0]
+        bit = m & -m
+        S[_S_FORUM] &= ~bit
+        S[_H_TICKETS + seat] |= bit
+        if a[2]:
+            _spend(S, FAV, seat, _F_DOUBLE_TICKET)
+            S[_S_RES_AGAIN] = 1
+        else:
+            S[_S_RES_AGAIN] = 0
+            S[_S_RES_POS] += 1
+    elif kind == _A_SELL:
+        vk, t, f, lg, dbl = a[1], a[2], a[3], a[4], a[5]
+        v = S[_S_RES_LINE] - 2
+        if t >= 0:
+            m = S[_H_TICKETS + seat] & TKT[t, 0]
+            S[_H_TICKETS + seat] &= ~(m & -m)
+            base = TKT[t, 2]
+        else:
+            m = S[_H_FAVOURS + seat] & FAV[f, 0]
+            bit = m & -m
+            S[_H_FAVOURS + seat] &= ~bit
+            S[_S_FAV_SOLD] |= bit
+            base = FAV[f, 1]
+            S[_S_VENUE_VIS + v] &= ~M[_M_CAESAR_MASK]  # Caesar is set aside
+            S[_S_CAESAR_USED] = 1
+        m = S[_S_VENUE_VIS + v] & VIS[vk, 0]
+        S[_S_VENUE_VIS + v] &= ~(m & -m)
+        paid = M[_M_LEG_PAYS] if lg else VIS[vk, 1]
+        if lg:
+            _spend(S, FAV, seat, _F_LEGIONNAIRE)
+        if dbl:
+            _spend(S, FAV, seat, _F_DOUBLE_SALE)
+        S[_H_SALE_COINS + seat] += base + paid + S[_S_BONUS + v]
+        if dbl:
+            S[_S_RES_AGAIN] = 1
+        else:
+            S[_S_RES_AGAIN] = 0
+            S[_S_RES_POS] += 1
+    else:  # skip
+        S[_S_RES_AGAIN] = 0
+        S[_S_RES_POS] += 1
+    _advance(S, lines, draws, FAV, M)
+
+
+@njit
+def _run(
+    S: Any,
+    lines: Any,
+    draws: Any,
+    TKT: Any,
+    VIS: Any,
+    FAV: Any,
+    M: Any,
+    rngs: Any,
+    has_state_rng: bool,
+    policy: int,
+    max_decisions: int,
+) -> Any:
+    n = S[_S_N]
+    out = np.zeros(2 + 2 * n, dtype=np.float64)
+    buf = np.empty((M[_M_MAX_ACTIONS], 6), dtype=np.int64)
+    limit = MAX_PLAYOUT_DECISIONS if max_decisions < 0 else max_decisions
+    decisions = 0
+    while True:
+        while S[_S_NDRAWS]:  # chance the playout's generator decides (a state without its own)
+            _draw(S, lines, draws, TKT, VIS, FAV, M, rngs, ROLLOUT)
+            if has_state_rng:
+                while S[_S_NDRAWS]:
+                    _draw(S, lines, draws, TKT, VIS, FAV, M, rngs, CHANCE_RNG)
+        if decisions >= MAX_PLAYOUT_DECISIONS:  # the Python playout raises here
+            out[0] = -1.0
+            return out
+        if S[_S_STAGE] == 4 or decisions >= limit:
+            break
+        seat = _current_seat(S, lines)
+        count = _legal(S, lines, TKT, VIS, FAV, M, seat, buf)
+        pick = 0 if count == 1 else np.int64(rng_below(rngs, ROLLOUT, count))  # int64: no float mix
+        _play(S, lines, draws, TKT, VIS, FAV, M, seat, buf[pick])
+        if has_state_rng:
+            while S[_S_NDRAWS]:
+                _draw(S, lines, draws, TKT, VIS, FAV, M, rngs, CHANCE_RNG)
+        decisions += 1
+    over = S[_S_STAGE] == 4
+    out[0] = decisions
+    out[1] = 1.0 if over else 0.0
+    best = S[_H_TOTALS]
+    for s in range(n):
+        out[2 + s] = float(S[_H_TOTALS + s])
+        if S[_H_TOTALS + s] > best:
+            best = S[_H_TOTALS + s]
+    if over:
+        winners = 0
+        for s in range(n):
+            if S[_H_TOTALS + s] == best:
+                winners += 1
+        for s in range(n):
+            if S[_H_TOTALS + s] == best:
+                out[2 + n + s] = 1.0 / winners
+    return out
+
+
+# ------------------------------------------------------------------ packing
+class _Tables:
+    """One card-data file as the arrays the compiled rules read (made once per file)."""
+
+    __slots__ = ("data", "fav", "misc", "ok", "tkt", "vis")
+
+    def __init__(self, d: CardData) -> None:
+        self.data = d  # keeps the CardData alive while it is cached by id
+        nt, nv = len(d.tickets), len(d.visitors)
+        self.ok = max(len(d.ticket_kind_of), len(d.visitor_kind_of), len(d.favour_kind_of)) <= _MAX_CARDS
+        self.tkt = np.array(
+            [[d.ticket_masks[k] if self.ok else 0, t.venue, t.coins] for k, t in enumerate(d.tickets)], dtype=np.int64
+        ).reshape(nt, 3)
+        self.vis = np.array(
+            [[d.visitor_masks[k] if self.ok else 0, v.coins] for k, v in enumerate(d.visitors)], dtype=np.int64
+        ).reshape(nv, 2)
+        self.fav = np.array(
+            [[d.favour_masks[k] if self.ok else 0, f.coins] for k, f in enumerate(d.favours)], dtype=np.int64
+        ).reshape(_NF, 2)
+        misc = [0] * _M_SIZE
+        if self.ok:
+            misc[_M_NT], misc[_M_NV] = nt, nv
+            misc[_M_LEG_PAYS] = d.legionnaire_pays
+            misc[_M_CAESAR_MASK] = d.caesar_mask
+            misc[_M_LEG_KIND] = d.legionnaire_kind
+            misc[_M_ALL_TICKETS] = d.all_tickets
+            misc[_M_ALL_VISITORS] = d.all_visitors
+            for v in range(3):
+                misc[_M_VENUE_TKT + v] = d.venue_ticket_masks[v]
+            for r in range(8):
+                misc[_M_TRADER_COINS + r] = d.trader_coins[r]
+            # placing: 8 ranks x 3 lines x 2 x 2 plus favours; selling: visitor kinds x sellers x 4
+            misc[_M_MAX_ACTIONS] = 8 * 3 * 4 + 8 * 3 + 16 + nv * (nt + _NF) * 4 + 2 * nt + _NF + 4
+        self.misc = np.array(misc, dtype=np.int64)
+        for a in (self.tkt, self.vis, self.fav, self.misc):
+            a.setflags(write=False)
+
+
+class CircusMaximusPlayouts(CompiledPlayouts):
+    """Random playouts of Circus Maximus, every option and player count, compiled."""
+
+    game_name: ClassVar[str] = "circus-maximus"
+    policies: ClassVar[tuple[str, ...]] = ("random",)
+
+    def __init__(self) -> None:
+        self._tables: dict[int, _Tables] = {}
+
+    def _tables_of(self, d: CardData) -> _Tables:
+        t = self._tables.get(id(d))
+        if t is None or t.data is not d:
+            t = self._tables[id(d)] = _Tables(d)
+        return t
+
+    def pack(self, state: State) -> tuple[Any, ...] | None:
+        """The state's game data as arrays (see the module docstring); None for card files with
+        more than 62 cards of one sort or a chance queue longer than any day builds."""
+        if not isinstance(state, CircusMaximusState):
+            return None
+        st = state
+        tables = self._tables_of(st.data)
+        if not tables.ok or len(st.draws) > _DRAW_CAP:
+            return None
+        n = st.n
+        s = [0] * _S_SIZE
+        s[_S_N] = n
+        s[_S_START_EXTRA] = 1 if st.options.start_card == "extra-pick" else 0
+        s[_S_DAY] = st.day
+        s[_S_STAGE] = st.stage
+        s[_S_RESOLVING] = int(st.resolving)
+        s[_S_TURN] = st.turn
+        s[_S_PASSED] = st.passed
+        s[_S_EXTRA] = st.extra
+        s[_S_TURN_DONE] = int(st.turn_done)
+        s[_S_PENDING] = st.pending_visitor
+        s[_S_RES_LINE] = st.res_line
+        s[_S_RES_POS] = st.res_pos
+        s[_S_RES_AGAIN] = int(st.res_again)
+        s[_S_FAV_DECK] = st.fav_deck
+        s[_S_FAV_DISPLAY] = st.fav_display
+        s[_S_FAV_GONE] = st.fav_gone
+        s[_S_SP_AT_VILLA] = int(st.sp_at_villa)
+        s[_S_STARTING] = st.starting
+        s[_S_TKT_DECK] = st.tkt_deck
+        s[_S_FORUM] = st.forum
+        s[_S_SETUP : _S_SETUP + 3] = st.setup_counts
+        s[_S_BONUS : _S_BONUS + 3] = st.bonus
+        s[_S_VIS_DECK] = st.vis_deck
+        s[_S_VIS_BOX] = st.vis_box
+        s[_S_VENUE_VIS : _S_VENUE_VIS + 3] = st.venue_vis
+        s[_S_CAESAR_USED] = int(st.caesar_used)
+        s[_S_NDRAWS] = len(st.draws)
+        s[_H_HANDS : _H_HANDS + n] = st.hands
+        s[_H_FAVOURS : _H_FAVOURS + n] = st.favours
+        s[_H_TICKETS : _H_TICKETS + n] = st.tickets
+        s[_H_TOTALS : _H_TOTALS + n] = st.totals
+        sold = 0
+        for seat, sales in enumerate(st.sales):
+            coins = 0
+            for is_favour, card, _visitor, paid in sales:
+                coins += paid
+                if is_favour:
+                    sold |= 1 << card
+            s[_H_SALE_COINS + seat] = coins
+        s[_S_FAV_SOLD] = sold
+        lines = np.zeros((5, _LINE_CAP), dtype=np.int64)
+        for li, line in enumerate(st.lines):
+            s[_S_LINE_LEN + li] = len(line)
+            for i, (seat, rank, eff) in enumerate(line):
+                lines[li, i] = seat | rank << 4 | eff << 8
+        draws = np.zeros(_DRAW_CAP, dtype=np.int64)
+        for i, (code, arg) in enumerate(st.draws):
+            draws[i] = _TASK_CODE[code] << 3 | arg
+        return (np.array(s, dtype=np.int64), lines, draws, tables.tkt, tables.vis, tables.fav, tables.misc)
+
+    def run(self, packed: tuple[Any, ...], rngs: Any, has_state_rng: bool, policy: int, max_decisions: int) -> Any:
+        scalars, lines, draws, tkt, vis, fav, misc = packed
+        return _run(scalars, lines, draws, tkt, vis, fav, misc, rngs, has_state_rng, policy, max_decisions)
+
+
+PLAYOUTS = CircusMaximusPlayouts()
+"""The one instance :meth:`CircusMaximusGame.compiled_playouts` hands out."""

@@ -1,0 +1,250 @@
+"""Circus Maximus compiled playouts play exactly the Python engine's games.
+
+Every option (player count, Caesar variant, both readings of the starting-player card, a card
+file of one's own) is played out both ways from seeded states after a random prefix and from
+determinizations of them (what ISMCTS plays out), with cuts; the harness compares decisions,
+scores, returns, both generators and the whole final position.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("numba")
+
+from ludus.core import records
+from ludus.core.game import CHANCE
+from ludus.core.rng import Rng
+from ludus.games import get_game
+from ludus.games.circus_maximus.game import GAME
+from ludus.games.circus_maximus.options import START_CARD_READINGS
+from tests.games.compiled_harness import assert_same_playout, assert_same_search, check_game, determinization
+
+CUTS = (None, 0, 1, 7)
+OPTIONS = [
+    {"players": p, "caesar": c, "start_card": s}
+    for p, c, s in itertools.product((3, 4, 5), (False, True), START_CARD_READINGS)
+]
+
+
+@pytest.fixture(scope="module")
+def compiled():
+    playouts = GAME.compiled_playouts()
+    assert playouts is not None
+    return playouts
+
+
+@pytest.mark.parametrize(
+    "options", OPTIONS, ids=lambda o: f"{o['players']}p-caesar{int(o['caesar'])}-{o['start_card']}"
+)
+def test_random_playouts_match_the_engine_in_every_option(compiled, options):
+    early = check_game(compiled, GAME, [GAME.parse_options(options)], 90, prefix=60, cuts=CUTS)
+    late = check_game(compiled, GAME, [GAME.parse_options(options)], 60, prefix=180, cuts=CUTS)
+    assert early > 2000 and late > 300  # real games were compared, not empty ends
+
+
+def _no_generator_state(options: dict, seed: int, prefix: int):
+    """A state without a generator of its own (chance is explicit), after a random prefix that
+    plays chance too, then saved and loaded: the playout draws chance from its own generator."""
+    rng = Rng(seed)
+    state = GAME.new_initial_state(options, seed=None)
+    for _ in range(rng.below(prefix + 1)):
+        seats = state.current_seats()
+        if not seats:
+            break
+        legal = state.legal_actions(seats[0])
+        state.apply(legal[rng.below(len(legal))], seats[0])
+    return GAME.state_from_json(state.to_json())
+
+
+def test_positions_of_an_old_record_under_the_legacy_reading(compiled):
+    """A bot game saved before ``start-card`` existed loads with the legacy ``extra-pick``
+    reading; the positions heuristic bots reached play out the same both ways."""
+    record = records.load(Path(__file__).with_name("record_before_start_card_option.json"))
+    checked = 0
+    for i, (state, _seat, _action) in enumerate(records.iter_replay(record, get_game)):
+        if i % 5 == 0:
+            assert state.options.start_card == "extra-pick"
+            assert_same_playout(compiled, state, i, CUTS[i // 5 % len(CUTS)])
+            sample = determinization(state, i)
+            if sample is not None:
+                assert_same_playout(compiled, sample, i + 1, None)
+            checked += 1
+    assert checked > 20
+
+
+@pytest.mark.parametrize("players", (3, 4, 5))
+def test_states_without_a_generator_draw_chance_from_the_playout(compiled, players):
+    decisions = 0
+    at_chance = 0
+    for i in range(40):
+        state = _no_generator_state(
+            {"players": players, "caesar": i % 2 == 1, "start_card": START_CARD_READINGS[i // 2 % 2]}, 100 + i, 150
+        )
+        assert state.rng is None
+        at_chance += state.current_seats() == (CHANCE,)
+        decisions += assert_same_playout(compiled, state, 3 * i + 2, CUTS[i % len(CUTS)])
+    assert decisions > 500 and at_chance > 0
+
+
+# A card file of one's own: more favours (so the rare favour moves and their combinations come
+# up often), kinds with no cards, other prices and a venue with fewer ticket kinds.
+RICH_CARDS = """
+[[trader]]
+rank = 1
+coins = 1
+[[trader]]
+rank = 2
+coins = 0
+[[trader]]
+rank = 3
+coins = 2
+[[trader]]
+rank = 4
+coins = 1
+[[trader]]
+rank = 5
+coins = 3
+[[trader]]
+rank = 6
+coins = 2
+[[trader]]
+rank = 7
+coins = 4
+[[trader]]
+rank = 8
+coins = 3
+
+[[ticket]]
+venue = "circus"
+seat = "box"
+coins = 3
+count = 3
+[[ticket]]
+venue = "circus"
+seat = "arena"
+coins = 2
+count = 3
+[[ticket]]
+venue = "colosseum"
+seat = "arena"
+coins = 2
+count = 4
+[[ticket]]
+venue = "theatre"
+seat = "box"
+coins = 4
+count = 0
+[[ticket]]
+venue = "theatre"
+seat = "balcony"
+coins = 1
+count = 4
+
+[[visitor]]
+key = "senator"
+name = "Senator"
+coins = 6
+count = 2
+[[visitor]]
+key = "merchant"
+name = "Merchant"
+coins = 4
+count = 0
+[[visitor]]
+key = "legionnaire"
+name = "Legionnaire"
+coins = 2
+count = 6
+[[visitor]]
+key = "caesar"
+name = "Caesar"
+coins = 0
+count = 1
+caesar = true
+[[visitor]]
+key = "pleb"
+name = "Pleb"
+coins = 1
+count = 5
+
+[[favour]]
+key = "extra_visitor"
+coins = 2
+count = 3
+[[favour]]
+key = "extra_trader"
+coins = 1
+count = 3
+[[favour]]
+key = "legionnaire"
+coins = 1
+count = 6
+pays = 5
+[[favour]]
+key = "double_ticket"
+coins = 2
+count = 4
+[[favour]]
+key = "double_sale"
+coins = 1
+count = 6
+[[favour]]
+key = "replay_trader"
+coins = 2
+count = 3
+[[favour]]
+key = "ticket_and_visitor"
+coins = 3
+count = 3
+[[favour]]
+key = "rank_boost"
+coins = 2
+count = 3
+[[favour]]
+key = "move_ahead"
+coins = 1
+count = 3
+"""
+
+
+@pytest.mark.parametrize("players", (3, 4, 5))
+def test_a_card_file_of_ones_own(compiled, tmp_path, players):
+    path = tmp_path / "rich.toml"
+    path.write_text(RICH_CARDS, encoding="utf-8")
+    options = [GAME.parse_options({"players": players, "caesar": c, "cards": str(path)}) for c in (True, False)]
+    assert check_game(compiled, GAME, options, 50, prefix=90, cuts=CUTS) > 1000
+
+
+def test_a_card_file_too_large_for_bitmasks_is_left_to_python(compiled, tmp_path):
+    path = tmp_path / "huge.toml"
+    path.write_text(RICH_CARDS.replace("coins = 1\ncount = 5", "coins = 1\ncount = 60"), encoding="utf-8")
+    state = GAME.new_initial_state({"players": 4, "cards": str(path)}, seed=5)
+    assert compiled.pack(state) is None
+    assert compiled.playout(state, Rng(1)) is None
+
+
+@pytest.mark.parametrize("options", [{"players": 4}, {"players": 3, "caesar": True, "start_card": "extra-pick"}])
+def test_search_finds_the_same_with_and_without_the_compiler(options):
+    # the levels' own settings (paired, flat, scored) with random rollouts, which are compiled
+    assert_same_search(GAME, GAME.parse_options(options), views=3, rollout="random", iterations=24)
+    # a tree below the root and cut playouts
+    assert_same_search(
+        GAME,
+        GAME.parse_options(options),
+        views=2,
+        rollout="random",
+        iterations=40,
+        paired=False,
+        expand_after=1,
+        horizon=12,
+        score_weight=0.3,
+    )
+
+
+def test_no_compiled_playouts_when_switched_off(monkeypatch):
+    monkeypatch.setenv("LUDUS_COMPILED", "0")
+    assert GAME.compiled_playouts() is None
