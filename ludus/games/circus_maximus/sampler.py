@@ -63,7 +63,6 @@ def state_from_observation(game: CircusMaximusGame, options: Any, obs: CircusMax
     st.starting, st.sp_at_villa, st.turn = obs.starting, obs.start_card_at_villa, obs.turn
     st.passed = sum(1 << s for s, p in enumerate(obs.passed) if p)
     st.extra = obs.extra_traders
-    st.turn_done = False
     st.res_line = LINE_KEYS.index(obs.resolving_line) if obs.resolving_line else 0
     st.res_pos = max(0, obs.resolving_index)
     st.res_again = obs.second_pick
@@ -91,6 +90,9 @@ def state_from_observation(game: CircusMaximusGame, options: Any, obs: CircusMax
     st.fav_gone = fav(obs.favours_out)
     st.vis_box = vis(obs.visitors_out)
     st.pending_visitor = take("v", vis_index(obs.pending_visitor)) if obs.pending_visitor else -1
+    # a visitor waits to be placed only after the move that drew it, so the turn is then done:
+    # after the placement the turn passes on, exactly as in the real state
+    st.turn_done = st.pending_visitor >= 0
     st.vis_aside = free["v"] & d.caesar_mask if obs.caesar_used else 0
     st.draws = [tuple(t) for t in obs.draws]  # type: ignore[misc]
     st.setup_counts = list(obs.setup_tickets)

@@ -196,3 +196,24 @@ def test_malformed_positions_raise_record_error(mutate):
     mutate(pos["state"])
     with pytest.raises(RecordError):
         GAME.state_from_json(pos)
+
+
+def test_a_sample_taken_while_a_drawn_visitor_waits_passes_the_turn_on_as_the_game_does():
+    """The +Visitor's drawn visitor is placed after the turn's move: once placed, the turn passes on
+    in a determinization exactly as in the real game (it once stayed with the same seat)."""
+    met = 0
+    for seed in range(60):
+        state = GAME.new_initial_state({"players": 4}, seed=seed)
+        rng = Rng(seed)
+        while not state.is_terminal() and met < 40:
+            if state.pending_visitor >= 0:
+                met += 1
+                view = state.view(state.current_seats()[0])
+                for action in view.legal_actions:
+                    real, sample = state.clone(), GAME.sample_state(view, Rng(seed))
+                    real.apply(action)
+                    sample.apply(action)
+                    assert sample.current_seats() == real.current_seats()
+                    assert sample.turn == real.turn
+            state.apply(rng.choice(state.legal_actions()))
+    assert met >= 10
