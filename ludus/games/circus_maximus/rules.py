@@ -22,7 +22,9 @@ from collections.abc import Callable
 from typing import Any
 
 from ...core.bits import iter_bits, popcount
+from ...core.errors import IllegalAction
 from ...core.game import CHANCE, Action, Game, State
+from ...core.memo import derived
 from ...core.rng import Rng
 from .actions import (
     FORUM,
@@ -64,6 +66,22 @@ from .cards import (
     CardData,
     ticket_key_name,
 )
+from .fast import (
+    DONE,
+    DRAW_FAVOURS,
+    MOVES_AHEAD,
+    PASS,
+    PLACE_VISITORS,
+    PLAY_EXTRA_VISITOR,
+    PLAY_TICKET_VISITOR,
+    REPLAYS,
+    SKIP,
+    TAKE_FAVOURS,
+    TAKE_START,
+    CardMoves,
+    place_moves,
+)
+from .fast import phase_lines as _phase_lines
 from .options import CircusMaximusOptions
 from .views import PHASE_NAMES, observe
 
@@ -109,10 +127,6 @@ def _at(line: int) -> str:
     return name if name.startswith("Caesar") else f"the {name}"
 
 
-def _phase_lines(stage: int) -> tuple[int, ...]:
-    return (VILLA,) if stage == 1 else (FORUM,) if stage == 2 else (2, 3, 4) if stage == 3 else ()
-
-
 def _low(mask: int) -> int:
     return (mask & -mask).bit_length() - 1
 
@@ -123,6 +137,10 @@ class CircusMaximusState(State[CircusMaximusOptions]):
     def __init__(self, game: Game, options: CircusMaximusOptions, rng: Rng | None, data: CardData) -> None:
         super().__init__(game, options, rng)
         self.data = data
+        self._moves = derived(data, CardMoves)  # the moves naming these cards, made once
+        fm = data.favour_masks
+        # the favours played instead of a trader: a seat holding none of them can only place or pass
+        self._instead_mask = fm[F_EXTRA_VISITOR] | fm[F_REPLAY] | fm[F_TICKET_VISITOR] | fm[F_MOVE_AHEAD]
         self.n = options.players
         n = self.n
         self.day = 1
@@ -220,12 +238,13 @@ class CircusMaximusState(State[CircusMaximusOptions]):
         raise AssertionError("empty deck at a chance node")  # pragma: no cover
 
     def _draw_source(self, code: str) -> tuple[int, tuple[int, ...], Any]:
+        """The deck a draw comes from, its masks by kind, and the outcomes by kind (made once)."""
         d = self.data
         if code == T_FAVOUR:
-            return self.fav_deck, d.favour_masks, lambda k: DrawFavour(FAVOUR_KEYS[k])
+            return self.fav_deck, d.favour_masks, DRAW_FAVOURS.__getitem__
         if code in (T_TICKET, T_SPECIAL, T_TICKET_PLAYER):
-            return self.tkt_deck, d.ticket_masks, lambda k: DrawTicket(d.tickets[k].key)
-        return self.vis_deck, d.visitor_masks, lambda k: DrawVisitor(d.visitors[k].key)
+            return self.tkt_deck, d.ticket_masks, self._moves.draw_tickets.__getitem__
+        return self.vis_deck, d.visitor_masks, self._moves.draw_visitors.__getitem__
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         seat = self._acting_seat(seat)
@@ -233,7 +252,7 @@ class CircusMaximusState(State[CircusMaximusOptions]):
             return []
         if seat == CHANCE:
             return [a for a, _ in self.chance_outcomes()]
-        return [a for a in self._candidates(seat) if self._check(a, seat) is None]
+        return self._legal(seat)
 
     def why_illegal(self, action: Action, seat: int) -> str | None:
         return self._check(action, seat)
@@ -278,71 +297,148 @@ class CircusMaximusState(State[CircusMaximusOptions]):
         return "place"
 
     # ================================================================ legality
-    def _candidates(self, seat: int) -> list[Action]:
-        """A superset of the legal actions (each is then checked), built only from what applies."""
-        d = self.data
-        kind = self._decision()
-        out: list[Action] = []
-        if kind == "place":
-            hand = self.hands[seat]
-            lines = [LINE_KEYS[li] for li in _phase_lines(self.stage)]
-            extras = (False, True) if self._held(seat, F_EXTRA_TRADER) else (False,)
-            boosts = (False, True) if self._held(seat, F_RANK_BOOST) else (False,)
+    # Legal moves are generated directly from the position, in the order players and records
+    # have always seen them; the refusal checks below (``_check``) say why any other move is
+    # refused and are not run for generation. ``tests/games/circus_maximus/test_fast_legal.py``
+    # keeps the old generator (a superset of candidates, each checked by ``_check``) and tests
+    # that both give the same list over thousands of positions.
+    def _legal(self, seat: int) -> list[Action]:
+        """The legal moves of ``seat``, which must be the seat to act (not chance, game not over)."""
+        if self.pending_visitor >= 0:
+            return list(PLACE_VISITORS)
+        if not self.resolving:
+            return self._legal_place(seat)
+        li = self.res_line
+        if li == VILLA:
+            fm = self.data.favour_masks
+            display = self.fav_display
+            out: list[Action] = [TAKE_FAVOURS[k] for k in range(len(fm)) if display & fm[k]]
+            if self.sp_at_villa:
+                out.append(TAKE_START)
+            return out
+        if li == FORUM:
+            return self._legal_forum(seat)
+        return self._legal_venue(seat, li - 2)
+
+    def _legal_place(self, seat: int) -> list[Action]:
+        """Placement: traders (by rank, line, +Trader, Rank 1→8), then Done or Pass, then the
+        favours played instead of a trader."""
+        fm = self.data.favour_masks
+        fav = self.favours[seat]
+        hand = self.hands[seat]
+        stage = self.stage
+        extra = bool(fav & fm[F_EXTRA_TRADER]) and bool(hand & (hand - 1))  # held, and two traders
+        out: list[Action] = list(place_moves(hand, stage, extra, bool(fav & fm[F_RANK_BOOST])))
+        if self.extra:
+            out.append(DONE)
+            return out
+        out.append(PASS)
+        if fav & self._instead_mask:
+            self._instead_moves(seat, fav, out)
+        return out
+
+    def _instead_moves(self, seat: int, fav: int, out: list[Action]) -> None:
+        """Append the favours ``seat`` (holding favour cards ``fav``) may play instead of a trader."""
+        fm = self.data.favour_masks
+        stage = self.stage
+        lines = _phase_lines(stage)
+        if fav & fm[F_EXTRA_VISITOR] and self.vis_deck:
+            out.append(PLAY_EXTRA_VISITOR)
+        if fav & fm[F_REPLAY] and stage >= 2:
             for rank in range(1, 9):
-                if hand >> (rank - 1) & 1:
-                    for line in lines:
-                        for e in extras:
-                            for b in boosts if rank == 1 else (False,):
-                                out.append(Place(rank, line, e, b))
-            if self.extra:
-                out.append(Done())
-                return out
-            out.append(Pass())
-            if self._held(seat, F_EXTRA_VISITOR):
-                out.append(PlayExtraVisitor())
-            if self._held(seat, F_REPLAY):
-                for rank in range(1, 9):
-                    for line in lines:
-                        out.append(PlayReplay(rank, line))
-            if self._held(seat, F_TICKET_VISITOR):
-                out.append(PlayTicketVisitor())
-            if self._held(seat, F_MOVE_AHEAD):
-                for li in _phase_lines(self.stage):
-                    for s, r, _e in self.lines[li][1:]:
-                        if s == seat:
-                            out.append(PlayMoveAhead(r))
-        elif kind == "visitor":
-            out.extend(PlaceVisitor(v) for v in VENUE_KEYS)
-        elif kind == "villa":
-            for k in range(len(d.favours)):
-                if self.fav_display & d.favour_masks[k]:
-                    out.append(TakeFavour(FAVOUR_KEYS[k]))
-            out.append(TakeStart())
-        elif kind == "forum":
-            doubles = (False, True) if self._held(seat, F_DOUBLE_TICKET) else (False,)
-            for k, t in enumerate(d.tickets):
-                if self.forum & d.ticket_masks[k]:
-                    for dbl in doubles:
-                        out.append(TakeTicket(t.key, dbl))
-        elif kind == "venue":
-            v = self.res_line - 2
-            sellers: list[tuple[str | None, str | None]] = []
-            for k, t in enumerate(d.tickets):
-                if t.venue == v and self.tickets[seat] & d.ticket_masks[k]:
-                    sellers.append((t.key, None))
-            if self._caesar_here(v):
-                for k in range(len(d.favours)):
-                    if self.favours[seat] & d.favour_masks[k]:
-                        sellers.append((None, FAVOUR_KEYS[k]))
-            legions = (False, True) if self._held(seat, F_LEGIONNAIRE) else (False,)
-            doubles = (False, True) if self._held(seat, F_DOUBLE_SALE) else (False,)
+                found = self._find(seat, rank)
+                if found is not None and found[0] not in lines:
+                    out += [REPLAYS[rank][li] for li in lines]
+        if fav & fm[F_TICKET_VISITOR] and stage == 2 and self.tkt_deck:
+            out.append(PLAY_TICKET_VISITOR)
+        if fav & fm[F_MOVE_AHEAD]:
+            for li in lines:
+                for s, r, _e in self.lines[li][1:]:
+                    if s == seat:
+                        out.append(MOVES_AHEAD[r])
+
+    def _can_do_more(self, seat: int) -> bool:
+        """Whether ``seat``, given the turn in a placement phase, has a legal move other than
+        Pass: exactly ``any(not isinstance(a, Pass) for a in self.legal_actions(seat))``, without
+        building the moves."""
+        if self.hands[seat] or self.extra:
+            return True  # a trader to place (or, mid +Trader, Done)
+        fav = self.favours[seat]
+        if not fav & self._instead_mask:
+            return False
+        out: list[Action] = []
+        self._instead_moves(seat, fav, out)
+        return bool(out)
+
+    def _legal_forum(self, seat: int) -> list[Action]:
+        """Forum: each ticket kind on display, alone and (II +Ticket, two left) with a second."""
+        d = self.data
+        forum = self.forum
+        tm = d.ticket_masks
+        double = bool(self.favours[seat] & d.favour_masks[F_DOUBLE_TICKET]) and popcount(forum) >= 2
+        takes = self._moves.take_tickets
+        out: list[Action] = []
+        for k in range(len(tm)):
+            if forum & tm[k]:
+                if double:
+                    out += takes[k]
+                else:
+                    out.append(takes[k][0])
+        return out
+
+    def _legal_venue(self, seat: int, v: int) -> list[Action]:
+        """A venue: each waiting visitor kind, bought with each ticket for this venue held (then,
+        beside Caesar, each favour kind held), without and with Ticket→Legionnaire (Legionnaires
+        only) and III +Ticket; then Skip when holding no ticket for the venue."""
+        d = self.data
+        moves = self._moves
+        fm = d.favour_masks
+        fav = self.favours[seat]
+        tickets = self.tickets[seat]
+        tm = d.ticket_masks
+        sellers: list[tuple[str | None, str | None, int]] = []  # (ticket, favour, favour kind or -1)
+        for k, t in enumerate(d.tickets):
+            if t.venue == v and tickets & tm[k]:
+                sellers.append((t.key, None, -1))
+        caesar = self._caesar_here(v)
+        if caesar:
+            for k in range(len(fm)):
+                if fav & fm[k]:
+                    sellers.append((None, FAVOUR_KEYS[k], k))
+        out: list[Action] = []
+        sellable = self._sellable(v)
+        if sellers and sellable:
+            legion = popcount(fav & fm[F_LEGIONNAIRE])
+            double = popcount(fav & fm[F_DOUBLE_SALE])
+            legions = (False, True) if legion else (False,)
+            doubles = (False, True) if double else (False,)
+            # III +Ticket: a second visitor, and a second ticket or (beside Caesar) a favour left
+            two_visitors = popcount(sellable) >= 2
+            venue_tickets = popcount(tickets & d.venue_ticket_masks[v])
+            favours_held = popcount(fav)
+            vm = d.visitor_masks
+            legion_kind = d.legionnaire_kind
+            sell = moves.sell
             for k, vk in enumerate(d.visitors):
-                if self._sellable(v) & d.visitor_masks[k]:
-                    for ticket, favour in sellers:
-                        for lg in legions if k == d.legionnaire_kind else (False,):
-                            for dbl in doubles:
-                                out.append(Sell(vk.key, ticket, favour, lg, dbl))
-            out.append(Skip())
+                if not sellable & vm[k]:
+                    continue
+                for ticket, favour, fk in sellers:
+                    for lg in legions if k == legion_kind else (False,):
+                        if lg and fk == F_LEGIONNAIRE and legion < 2:
+                            continue
+                        for dbl in doubles:
+                            if dbl:
+                                if (fk == F_DOUBLE_SALE and double < 2) or not two_visitors:
+                                    continue
+                                if ticket is not None:
+                                    left = venue_tickets > 1 or (caesar and favours_held - lg - 1 > 0)
+                                else:
+                                    left = venue_tickets > 0
+                                if not left:
+                                    continue
+                            out.append(sell(vk.key, ticket, favour, lg, dbl))
+        if not tickets & d.venue_ticket_masks[v]:
+            out.append(SKIP)
         return out
 
     def _check(self, action: Action, seat: int) -> str | None:
@@ -354,11 +450,14 @@ class CircusMaximusState(State[CircusMaximusOptions]):
             return "it is not your turn"
         if seat == CHANCE:
             return None if any(a == action for a, _ in self.chance_outcomes()) else "not a possible draw now"
-        kind = self._decision()
+        return self._check_move(action, seat)
+
+    def _check_move(self, action: Action, seat: int) -> str | None:
+        """``_check`` for ``seat``, known to be the one player to act."""
         checker = _CHECKS.get(type(action))
         if checker is None:
             return f"{action} is not a Circus Maximus move"
-        return checker(self, action, seat, kind)
+        return checker(self, action, seat, self._decision())
 
     def _wrong_time(self, kind: str) -> str:
         if kind == "place":
@@ -492,7 +591,7 @@ class CircusMaximusState(State[CircusMaximusOptions]):
     def _check_take_ticket(self, a: TakeTicket, seat: int, kind: str) -> str | None:
         if kind != "forum":
             return self._wrong_time(kind)
-        k = self.data.ticket_index(a.ticket)
+        k = self._moves.ticket_index.get(a.ticket)
         if k is None or not self.forum & self.data.ticket_masks[k]:
             return f"there is no {ticket_key_name(a.ticket)} ticket left at the forum"
         if a.double:
@@ -508,7 +607,7 @@ class CircusMaximusState(State[CircusMaximusOptions]):
         d = self.data
         v = self.res_line - 2
         here = LINE_NAMES[self.res_line]
-        vk = d.visitor_index(a.visitor)
+        vk = self._moves.visitor_index.get(a.visitor)
         if vk == d.caesar_kind:
             return "Caesar buys no ticket; he only offers the seat beside him"
         if vk is None or not self._sellable(v) & d.visitor_masks[vk]:
@@ -517,7 +616,7 @@ class CircusMaximusState(State[CircusMaximusOptions]):
             return "sell either a ticket or (beside Caesar) a favour card"
         need = [0] * len(d.favours)
         if a.ticket is not None:
-            tk = d.ticket_index(a.ticket)
+            tk = self._moves.ticket_index.get(a.ticket)
             if tk is None:
                 return f"there is no ticket kind {a.ticket!r}"
             if d.tickets[tk].venue != v:
@@ -562,6 +661,32 @@ class CircusMaximusState(State[CircusMaximusOptions]):
         return None
 
     # ================================================================ moves
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """:meth:`State.apply`, finding the seat to act once when a player is to act (as it is at
+        every move but a chance outcome or a move after the end)."""
+        if not self.draws and self.stage != 4:
+            turn = self.current_seats()[0]
+            if seat is None or seat == turn:
+                reason = self._check_move(action, turn)
+                if reason is not None:
+                    raise IllegalAction(reason)
+                self._apply(turn, action)
+                self.history.append((turn, action))
+                if self.draws and self.rng is not None:
+                    self._settle_chance()
+                return
+        State.apply(self, action, seat)
+
+    def _settle_chance(self) -> None:
+        """:meth:`State._settle_chance`: a chance node is exactly a state with draws waiting."""
+        rng = self.rng
+        assert rng is not None
+        history = self.history
+        while self.draws:
+            outcome = self.sample_chance(rng)
+            self._apply(CHANCE, outcome)
+            history.append((CHANCE, outcome))
+
     def _apply(self, seat: int, action: Action) -> None:
         if seat == CHANCE:
             self._apply_draw(action)
@@ -671,7 +796,7 @@ class CircusMaximusState(State[CircusMaximusOptions]):
         self._next_pick()
 
     def _do_take_ticket(self, seat: int, a: TakeTicket) -> None:
-        k = self.data.ticket_index(a.ticket)
+        k = self._moves.ticket_index.get(a.ticket)
         assert k is not None
         card = _low(self.forum & self.data.ticket_masks[k])
         self.forum &= ~(1 << card)
@@ -684,7 +809,7 @@ class CircusMaximusState(State[CircusMaximusOptions]):
         d = self.data
         v = self.res_line - 2
         if a.ticket is not None:
-            tk = d.ticket_index(a.ticket)
+            tk = self._moves.ticket_index.get(a.ticket)
             assert tk is not None
             card = _low(self.tickets[seat] & d.ticket_masks[tk])
             self.tickets[seat] &= ~(1 << card)
@@ -697,7 +822,7 @@ class CircusMaximusState(State[CircusMaximusOptions]):
             self.venue_vis[v] &= ~caesar
             self.vis_aside |= caesar
             self.caesar_used = True
-        vk = d.visitor_index(a.visitor)
+        vk = self._moves.visitor_index.get(a.visitor)
         assert vk is not None
         visitor = _low(self.venue_vis[v] & d.visitor_masks[vk])
         self.venue_vis[v] &= ~(1 << visitor)
@@ -720,7 +845,7 @@ class CircusMaximusState(State[CircusMaximusOptions]):
             self.fav_deck &= ~(1 << card)
             self.fav_display |= 1 << card
         elif isinstance(action, DrawTicket):
-            k = d.ticket_index(action.ticket)
+            k = self._moves.ticket_index.get(action.ticket)
             assert k is not None
             card = _low(self.tkt_deck & d.ticket_masks[k])
             self.tkt_deck &= ~(1 << card)
@@ -736,7 +861,7 @@ class CircusMaximusState(State[CircusMaximusOptions]):
                     self.setup_counts[venue] += 1
         else:
             assert isinstance(action, DrawVisitor)
-            k = d.visitor_index(action.visitor)
+            k = self._moves.visitor_index.get(action.visitor)
             assert k is not None
             card = _low(self.vis_deck & d.visitor_masks[k])
             self.vis_deck &= ~(1 << card)
@@ -794,7 +919,7 @@ class CircusMaximusState(State[CircusMaximusOptions]):
             if self.passed >> s & 1:
                 continue
             self.turn = s
-            if any(not isinstance(a, Pass) for a in self.legal_actions(s)):
+            if self._can_do_more(s):
                 return True
             self.passed |= 1 << s
         return False

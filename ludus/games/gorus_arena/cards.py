@@ -19,12 +19,15 @@ from ...core.tomldata import line_map, line_of, load_toml
 
 __all__ = [
     "ACTIONS", "ACTION_KINDS", "ACTION_MASK", "ARMOURY_FIRST", "ARMOURY_MASK", "BASICS_PER_SEAT", "CARD",
-    "CARD_FIELDS", "COST", "DEFENCE", "GLADIATOR_MASK", "KEY", "KINDS", "KIND_BY_KEY", "KIND_MASK", "MARKET_FIRST",
-    "MARKET_MASK", "MAX_SEATS", "NAME", "NUM_CARDS", "POINTS", "PRINTED_FIELDS", "STRENGTH", "ActionEntry", "CardFile",
-    "CardKind", "GladiatorEntry", "basics_of", "card_label", "kinds_in", "ours_fields", "parse_catalogue",
+    "CARD_FIELDS", "COINS_PER_POINT", "COST", "DEFENCE", "GLADIATOR_MASK", "KEY", "KINDS", "KIND_BY_KEY", "KIND_MASK",
+    "MARKET_FIRST", "MARKET_MASK", "MAX_SEATS", "NAME", "NUM_CARDS", "POINTS", "PRINTED_FIELDS", "STRENGTH",
+    "ActionEntry", "CardFile", "CardKind", "GladiatorEntry", "basics_of", "card_label", "cards_of", "kinds_in",
+    "ours_fields", "parse_catalogue", "points_of",
 ]
 
 MAX_SEATS = 5
+COINS_PER_POINT = 3
+"""Coins worth one point at the end (a seat's score counts its gladiators' points and its coins)."""
 ActionKind = Literal["attack", "defence", "recruit", "income"]
 ACTION_KINDS: tuple[str, ...] = get_args(ActionKind)
 
@@ -225,6 +228,40 @@ def ours_fields(kind: CardKind) -> tuple[str, ...]:
     return tuple(f for f in CARD_FIELDS[kind.gladiator] if f not in kind.printed)
 
 
+_KIND_MASKS = tuple((k.key, KIND_MASK[k.key]) for k in KINDS)
+_CARDS_OF: dict[int, tuple[int, ...]] = {}
+
+
+def cards_of(mask: int) -> tuple[int, ...]:
+    """The card ids in ``mask``, lowest first, as a shared tuple: observations and legal moves ask
+    for the same few masks over and over, so each answer is kept (up to a bound)."""
+    got = _CARDS_OF.get(mask)
+    if got is None:
+        if len(_CARDS_OF) >= 1 << 15:
+            _CARDS_OF.clear()
+        out = []
+        m = mask
+        while m:
+            low = m & -m
+            out.append(low.bit_length() - 1)
+            m ^= low
+        got = _CARDS_OF[mask] = tuple(out)
+    return got
+
+
+_POINTS_OF: dict[int, int] = {}
+
+
+def points_of(gladiators: int) -> int:
+    """The points of the cards in ``gladiators`` (a mask), kept like :func:`cards_of`."""
+    got = _POINTS_OF.get(gladiators)
+    if got is None:
+        if len(_POINTS_OF) >= 1 << 15:
+            _POINTS_OF.clear()
+        got = _POINTS_OF[gladiators] = sum(POINTS[c] for c in cards_of(gladiators))
+    return got
+
+
 def kinds_in(mask: int) -> list[str]:
     """Distinct kinds present in ``mask``, in catalogue order."""
-    return [k.key for k in KINDS if mask & KIND_MASK[k.key]]
+    return [key for key, kind in _KIND_MASKS if mask & kind]

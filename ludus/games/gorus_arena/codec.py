@@ -18,6 +18,7 @@ from ...core.game import Game
 from ...core.rng import Rng
 from .actions import Income, read_int
 from .cards import ARMOURY_MASK, GLADIATOR_MASK, MARKET_MASK, NUM_CARDS, STRENGTH, basics_of
+from .events import texts
 from .options import GorusArenaOptions
 from .rules import (
     DRAW,
@@ -61,7 +62,7 @@ def position_of(st: GorusArenaState) -> dict[str, Any]:
         "pending": None if st.pending is None else list(st.pending),
         "draws": [t[:] for t in st.draws],
         "secret": st.secret,
-        "events": st.events[:],
+        "events": texts(st.log),
         "step": st.step_from,
     }
 
@@ -146,10 +147,10 @@ def position_to_state(game: Game, options: GorusArenaOptions, rng: Rng | None, d
     events = required(data, "events")
     if not isinstance(events, list) or not all(isinstance(e, str) for e in events):
         raise RecordError("position 'events' must be a list of text lines")
-    st.events = list(events)
+    st.log = list(events)
     # where the latest choice's log lines begin; optional (older positions): then nothing is "latest"
-    step = data.get("step", len(st.events))
-    st.step_from = read_int(step, 0, len(st.events) + 1, "position 'step'")
+    step = data.get("step", len(st.log))
+    st.step_from = read_int(step, 0, len(st.log) + 1, "position 'step'")
     _check_cards(st)
     _check_phase(st)
     _check_setup(st)

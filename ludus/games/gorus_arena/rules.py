@@ -14,10 +14,18 @@ This module owns the :class:`GorusArenaState`: setup, legal actions, transitions
 outcomes, scoring and the reasons an illegal move is refused. The moves are in
 :mod:`.actions`, a seat's view in :mod:`.views`, the position JSON in :mod:`.codec` and
 determinization in :mod:`.sampler`.
+
+Search plays this engine millions of steps, so its hot paths are lean: the log keeps events
+as small tuples worded only when read (:mod:`.events`); legal moves come from memos keyed by
+card masks; ``apply`` checks the usual moves by the same refusal reasons without the general
+turn bookkeeping, and seeded draws are settled inline with the same random numbers.
+``choices`` and ``why_illegal`` stay the plain reading; the tests hold the fast paths to
+them and to games captured before the fast paths existed.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ...core.bits import bits_list, nth_bit
@@ -42,23 +50,46 @@ from .actions import (
     Pick,
     Place,
     Recruit,
-    seat_name,
 )
 from .cards import (
     ACTIONS,
     ARMOURY_MASK,
+    COINS_PER_POINT,
     DEFENCE,
     GLADIATOR_MASK,
+    KEY,
     KIND_BY_KEY,
     KIND_MASK,
     MARKET_MASK,
+    MAX_SEATS,
     NAME,
     NUM_CARDS,
-    POINTS,
     STRENGTH,
     basics_of,
-    card_label,
+    cards_of,
     kinds_in,
+    points_of,
+)
+from .events import (
+    ATTACK_EV,
+    AUCTION,
+    DOWN,
+    DRAWS,
+    GAME_OVER,
+    GUARDED,
+    GUARDS,
+    INCOME_EV,
+    MARKET,
+    NO_ATTACK,
+    NO_RECRUIT,
+    PASSES,
+    RECRUITS,
+    RESHUFFLE,
+    REVEAL,
+    ROUND,
+    TIE,
+    Event,
+    texts,
 )
 from .options import GorusArenaOptions
 from .views import GorusArenaObservation, observe
@@ -83,9 +114,79 @@ HAND_LIMIT = 5
 PLAN_SIZE = 5
 DRAW_COUNT = 2
 MARKET_DRAW = 3
-COINS_PER_POINT = 3
 
 PLAN, EXEC, DRAW, OVER = "plan", "exec", "draw", "over"
+
+# ------------------------------------------------------------------ move tables
+# Legal moves are built from these tables and from memos keyed by card masks (which hold no state,
+# so a state changed by hand, as tests and the position reader do, can never see a stale list).
+_CAN_INCOME = tuple("income" in a for a in ACTIONS)
+_CAN_RECRUIT = tuple("recruit" in a for a in ACTIONS)
+_CAN_ATTACK = tuple("attack" in a for a in ACTIONS)
+_MAX_COST = max(k.cost for k in KIND_BY_KEY.values())
+_MEMO_LIMIT = 1 << 14
+"""Entries a memo keeps before it starts again (the masks a game meets are few; a long search
+meets many)."""
+
+_TURN_ORDERS = tuple(tuple(tuple((start + i) % n for i in range(n)) for start in range(n)) if n else ()
+                     for n in range(MAX_SEATS + 1))
+"""Per player count and starting seat, the seats in turn order."""
+_DRAWS = tuple(tuple(Draw(s, c) for c in range(NUM_CARDS)) for s in range(MAX_SEATS))
+_MARKET_DRAWS = tuple(tuple(MarketDraw(s, c) for c in range(NUM_CARDS)) for s in range(MAX_SEATS))
+"""One shared instance of each chance outcome (they are values), so drawing allocates nothing."""
+
+_PLACES: dict[int, tuple[Action, ...]] = {}
+_RECRUITS: dict[int, list[Any]] = {}
+_ATTACKS: dict[int, tuple[Action, ...]] = {}
+
+
+def _places(hand: int) -> tuple[Action, ...]:
+    """The Place moves of a hand, one per kind in catalogue order."""
+    got = _PLACES.get(hand)
+    if got is None:
+        if len(_PLACES) >= _MEMO_LIMIT:
+            _PLACES.clear()
+        got = _PLACES[hand] = tuple(PLACE[k] for k in kinds_in(hand))
+    return got
+
+
+_RECRUIT_ROWS = tuple((KIND_MASK[k], KIND_BY_KEY[k].cost, RECRUIT[k]) for k in KIND_BY_KEY)
+"""Each kind in catalogue order: its cards, its cost and its Recruit move."""
+
+
+def _recruits(market: int, coins: int) -> tuple[Action, ...]:
+    """The Recruit moves ``coins`` can pay for in ``market``, in catalogue order."""
+    row = _RECRUITS.get(market)
+    if row is None:
+        if len(_RECRUITS) >= _MEMO_LIMIT:
+            _RECRUITS.clear()
+        # the kinds in the market with their costs, then one slot per amount of coins, filled when asked
+        row = _RECRUITS[market] = [tuple((cost, a) for m, cost, a in _RECRUIT_ROWS if market & m)]
+        row += [None] * (_MAX_COST + 1)
+    c = coins if coins < _MAX_COST else _MAX_COST
+    got = row[c + 1]
+    if got is None:
+        got = row[c + 1] = tuple([a for cost, a in row[0] if cost <= c])
+    return got
+
+
+def _market_left(before: int, after: int, kind: int) -> None:
+    """A card of ``kind`` left the market: while copies of that kind remain, the market offers the
+    same kinds, so the new market shares the old one's recruit memo (most recruits miss it else)."""
+    if after & kind:
+        row = _RECRUITS.get(before)
+        if row is not None and len(_RECRUITS) < _MEMO_LIMIT:
+            _RECRUITS[after] = row
+
+
+def _attacks(targets: int) -> tuple[Action, ...]:
+    """The Attack moves on a mask of targets, lowest card id first."""
+    got = _ATTACKS.get(targets)
+    if got is None:
+        if len(_ATTACKS) >= _MEMO_LIMIT:
+            _ATTACKS.clear()
+        got = _ATTACKS[targets] = tuple(ATTACK[t] for t in cards_of(targets))
+    return got
 
 
 # --------------------------------------------------------------------------- state
@@ -118,13 +219,18 @@ class GorusArenaState(State[GorusArenaOptions]):
         self.pending: tuple[int, int] | None = None
         self.draws: list[list[Any]] = []  # [seat, "own" | "market", still to draw, drawn]
         self.secret = 0  # plan placements made this planning phase: the last entries of the history
-        self.events: list[str] = []
-        self.step_from = 0  # where in ``events`` the latest choice's consequences begin (for the pages)
+        self.log: list[Event] = []  # the public log, worded only when read (see .events)
+        self.step_from = 0  # where in ``log`` the latest choice's consequences begin (for the pages)
+
+    @property
+    def events(self) -> list[str]:
+        """The whole public log as text (a new list: the state keeps its events unworded)."""
+        return texts(self.log)
 
     # ------------------------------------------------------------- helpers
-    def turn_order(self) -> list[int]:
+    def turn_order(self) -> tuple[int, ...]:
         """Seats in turn order, beginning with this round's starting player."""
-        return [(self.start + i) % self.n for i in range(self.n)]
+        return _TURN_ORDERS[self.n][self.start]
 
     def owned(self, seat: int) -> int:
         """Every living card ``seat`` owns, wherever it lies (its "team" plus action cards)."""
@@ -145,22 +251,27 @@ class GorusArenaState(State[GorusArenaOptions]):
     def targets(self, seat: int) -> int:
         """Mask of the gladiators ``seat`` may attack now."""
         mask = 0
-        for o in range(self.n):
-            if o == seat:
-                continue
-            mode = self.options.attack_targets
-            if mode == "bout":
-                if 0 <= self.slot < len(self.arena[o]):
-                    mask |= 1 << self.arena[o][self.slot]
-            elif mode == "arena":
-                for c in self.arena[o]:
-                    mask |= 1 << c
-            else:
-                mask |= self.owned(o)
+        mode = self.options.attack_targets
+        if mode == "bout":
+            slot = self.slot
+            if slot >= 0:
+                for o, a in enumerate(self.arena):
+                    if o != seat and slot < len(a):
+                        mask |= 1 << a[slot]
+        elif mode == "arena":
+            for o, a in enumerate(self.arena):
+                if o != seat:
+                    for c in a:
+                        mask |= 1 << c
+        else:
+            for o in range(self.n):
+                if o != seat:
+                    mask |= self.owned(o)
         return mask & GLADIATOR_MASK & ~self.dead
 
     def choices(self, seat: int, card: int) -> list[Action]:
-        """What the acting ``card`` of ``seat`` could do now, pass excluded."""
+        """What the acting ``card`` of ``seat`` could do now, pass excluded (the plain reading of the
+        rules; :meth:`_exec_moves` builds the same faster, and the tests hold them together)."""
         acts = ACTIONS[card]
         out: list[Action] = []
         if "income" in acts:
@@ -172,20 +283,31 @@ class GorusArenaState(State[GorusArenaOptions]):
             out.extend(ATTACK[t] for t in bits_list(self.targets(seat)))
         return out
 
+    def _exec_moves(self, seat: int, card: int) -> tuple[Action, ...]:
+        """The legal moves of the acting ``card`` of ``seat``: :meth:`choices` and Pass, from the memos."""
+        out: tuple[Action, ...] = (INCOME_ACTION,) if _CAN_INCOME[card] else ()
+        if _CAN_RECRUIT[card] and self.hand[seat].bit_count() < HAND_LIMIT:
+            out += _recruits(self.market, self.coins[seat])
+        if _CAN_ATTACK[card]:
+            targets = self.targets(seat)
+            if targets:
+                out += _attacks(targets)
+        return out + (PASS,)
+
+    def _has_choice(self, seat: int, card: int) -> bool:
+        """Whether ``card`` has a move other than income and pass (else it acts by itself)."""
+        if (_CAN_RECRUIT[card] and self.hand[seat].bit_count() < HAND_LIMIT
+                and _recruits(self.market, self.coins[seat])):
+            return True
+        return _CAN_ATTACK[card] and self.targets(seat) != 0
+
     def score(self, seat: int) -> int:
-        glads = self.owned(seat) & GLADIATOR_MASK
-        return sum(POINTS[c] for c in bits_list(glads)) + self.coins[seat] // COINS_PER_POINT
-
-    def _log(self, text: str) -> None:
-        self.events.append(text)
-
-    def _who(self, seat: int, card: int) -> str:
-        return f"{seat_name(seat)}'s {NAME[card]}"
+        return points_of(self.owned(seat) & GLADIATOR_MASK) + self.coins[seat] // COINS_PER_POINT
 
     # ------------------------------------------------------------- round flow
     def _begin_planning(self) -> None:
         self.phase = PLAN
-        self._log(f"— Round {self.round} of {self.options.rounds}: {seat_name(self.start)} starts —")
+        self.log.append((ROUND, self.round, self.options.rounds, self.start))
         for s in range(self.n):
             self.plan[s] = []
             self.ready[s] = False
@@ -212,8 +334,7 @@ class GorusArenaState(State[GorusArenaOptions]):
         for s in self.turn_order():
             self.arena[s] = self.plan[s]
             self.plan[s] = []
-            shown = ", ".join(card_label(c) for c in self.arena[s]) or "nothing"
-            self._log(f"{seat_name(s)} reveals: {shown}")
+            self.log.append((REVEAL, s, tuple(self.arena[s])))
         if self.options.defence_timing == "reveal":
             for s in self.turn_order():
                 for c in self.arena[s]:
@@ -221,7 +342,7 @@ class GorusArenaState(State[GorusArenaOptions]):
                         self.shield[s] = max(self.shield[s], STRENGTH[c])
                         self.acted |= 1 << c
                 if self.shield[s]:
-                    self._log(f"{seat_name(s)}'s gladiators are guarded: defence at least {self.shield[s]}")
+                    self.log.append((GUARDED, s, self.shield[s]))
         self.phase = EXEC
         self.slot = -1
         self.queue = []
@@ -229,12 +350,13 @@ class GorusArenaState(State[GorusArenaOptions]):
         self.order = []
         if self.options.auction == "per-round":
             bids = {s: max(STRENGTH[c] for c in self.arena[s]) for s in range(self.n) if self.arena[s]}
-            self.order, self.round_tied = self._auction(bids, "Auction")
+            self.order, self.round_tied = self._auction(bids, 0)
         self._next_slot()
 
-    def _auction(self, bids: dict[int, int], what: str) -> tuple[list[int], bool]:
+    def _auction(self, bids: dict[int, int], what: int) -> tuple[list[int], bool]:
         """Order of play and whether it was a tie: a single highest bid acts first, then the
-        rest in turn order; on a tie everybody acts in turn order from the starting player."""
+        rest in turn order; on a tie everybody acts in turn order from the starting player.
+        ``what`` numbers the auction in the log (0: the per-round auction)."""
         order = [s for s in self.turn_order() if s in bids]
         if not order:
             return [], False
@@ -242,70 +364,78 @@ class GorusArenaState(State[GorusArenaOptions]):
         top = [s for s in order if bids[s] == best]
         if len(top) == 1:
             if len(order) > 1:
-                self._log(f"{what}: {seat_name(top[0])} wins with strength {best}")
+                self.log.append((AUCTION, what, top[0], best))
             return top + [s for s in order if s != top[0]], False
-        self._log(f"{what}: tie at strength {best}, nobody wins; turn order")
+        self.log.append((TIE, what, best))
         return order, True
 
     def _next_slot(self) -> None:
-        longest = max((len(a) for a in self.arena), default=0)
+        arena = self.arena
+        longest = max(map(len, arena), default=0)
+        dead = self.dead
         while True:
-            self.slot += 1
-            if self.slot >= longest:
+            slot = self.slot = self.slot + 1
+            if slot >= longest:
                 self._end_round()
                 return
-            cards = {
-                s: a[self.slot]
-                for s, a in enumerate(self.arena)
-                if len(a) > self.slot and not self.dead >> a[self.slot] & 1
-            }
+            cards: dict[int, int] = {}
+            for s, a in enumerate(arena):
+                if len(a) > slot:
+                    c = a[slot]
+                    if not dead >> c & 1:
+                        cards[s] = c
             if not cards:
                 continue
             if self.options.auction == "per-round":
                 seats = [s for s in self.order if s in cards]
-                self.tied = self.round_tied
+                tied = self.round_tied
+            elif len(cards) == 1:  # a lone card: no auction to hold or log
+                seats, tied = list(cards), False
             else:
-                bids = {s: STRENGTH[c] for s, c in cards.items()}
-                seats, self.tied = self._auction(bids, f"Auction {self.slot + 1}")
-            self.tied = self.tied and self.options.tie_resolution == "simultaneous"
+                seats, tied = self._auction({s: STRENGTH[c] for s, c in cards.items()}, slot + 1)
+            self.tied = tied and self.options.tie_resolution == "simultaneous"
             self.queue = [(s, cards[s]) for s in seats]
             return
 
     def _advance(self) -> None:
         """Carry out everything that needs no decision, up to the next decision or chance node."""
         while self.phase == EXEC and self.pending is None:
-            if not self.queue:
+            queue = self.queue
+            if not queue:
                 self._next_slot()
                 continue
-            seat, card = self.queue[0]
+            head = queue[0]
+            seat, card = head
             bit = 1 << card
             if self.acted & bit or (self.dead & bit and not self.tied):
-                self.queue.pop(0)  # done already, or killed by a card that won the auction
+                del queue[0]  # done already, or killed by a card that won the auction
                 continue
             if self.dead & bit:
-                self._log(f"{self._who(seat, card)} is down but still acts: the auction was tied")
-            opts = self.choices(seat, card)
-            if any(type(o) is not Income for o in opts):
-                self.pending = (seat, card)
+                self.log.append((DOWN, seat, card))
+            if (_CAN_RECRUIT[card] or _CAN_ATTACK[card]) and self._has_choice(seat, card):
+                self.pending = head
                 return
-            self.queue.pop(0)
+            del queue[0]
             self.acted |= bit
-            self._auto(seat, card, opts)
+            if _CAN_INCOME[card]:  # the usual automatic action, as _auto does it
+                self.coins[seat] += INCOME
+                self.log.append((INCOME_EV, seat, card))
+            else:
+                self._auto(seat, card)
 
-    def _auto(self, seat: int, card: int, opts: list[Action]) -> None:
+    def _auto(self, seat: int, card: int) -> None:
+        """Carry out a card with no choice to make: income if it can, else its guard, else nothing."""
         acts = ACTIONS[card]
-        who = self._who(seat, card)
-        if opts:
+        if _CAN_INCOME[card]:
             self.coins[seat] += INCOME
-            self._log(f"{who}: income, +{INCOME} coins")
+            self.log.append((INCOME_EV, seat, card))
         elif "defence" in acts:
             self.shield[seat] = max(self.shield[seat], STRENGTH[card])
-            self._log(f"{who} guards: defence at least {self.shield[seat]} for the rest of the round")
+            self.log.append((GUARDS, seat, card, self.shield[seat]))
         elif "recruit" in acts:
-            why = "hand full" if self.hand[seat].bit_count() >= HAND_LIMIT else "cannot afford anything"
-            self._log(f"{who}: no recruit ({why})")
+            self.log.append((NO_RECRUIT, seat, card, self.hand[seat].bit_count() >= HAND_LIMIT))
         else:
-            self._log(f"{who}: nobody to attack")
+            self.log.append((NO_ATTACK, seat, card))
 
     def _end_round(self) -> None:
         for s in range(self.n):
@@ -322,7 +452,7 @@ class GorusArenaState(State[GorusArenaOptions]):
         self.slot = -1
         if self.round >= self.options.rounds:
             self.phase = OVER
-            self._log("Game over: " + ", ".join(f"{seat_name(s)} {self.score(s)}" for s in range(self.n)))
+            self.log.append((GAME_OVER, tuple(self.score(s) for s in range(self.n))))
             return
         self.phase = DRAW
         self.draws = [
@@ -339,12 +469,12 @@ class GorusArenaState(State[GorusArenaOptions]):
                 if left > 0 and not self.deck[seat] and self.discard[seat] and self.options.used_cards == "discard":
                     self.deck[seat] = self.discard[seat]
                     self.discard[seat] = 0
-                    self._log(f"{seat_name(seat)} turns the discard pile into a new draw pile")
+                    self.log.append((RESHUFFLE, seat))
                 if left > 0 and self.deck[seat]:
                     return
                 self.draws.pop(0)
                 if drawn:
-                    self._log(f"{seat_name(seat)} draws {drawn} card{'s' if drawn > 1 else ''}")
+                    self.log.append((DRAWS, seat, drawn))
                 if not self.hand[seat]:
                     self.draws.insert(0, [seat, "market", MARKET_DRAW, 0])
             else:
@@ -374,39 +504,42 @@ class GorusArenaState(State[GorusArenaOptions]):
 
     # ------------------------------------------------------------- protocol
     def current_seats(self) -> tuple[int, ...]:
-        if self.phase == PLAN:
-            return tuple(s for s in range(self.n) if not self.ready[s])
-        if self.phase == EXEC:
+        phase = self.phase
+        if phase == EXEC:
             return (self.pending[0],) if self.pending is not None else ()
-        if self.phase == DRAW:
+        if phase == PLAN:
+            ready = self.ready
+            return tuple([s for s in range(self.n) if not ready[s]])
+        if phase == DRAW:
             picker = self.picker()
             return (CHANCE,) if picker is None else (picker,)
         return ()
 
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
+    def legal_actions(self, seat: int | None = None) -> Sequence[Action]:
+        """The legal moves, in a fixed order, as a shared tuple (copy it before changing it)."""
+        phase = self.phase
+        if phase == EXEC:
+            pending = self.pending
+            if pending is None or (seat is not None and seat != pending[0]):
+                return ()
+            return self._exec_moves(pending[0], pending[1])
         if seat is None:
             seats = self.current_seats()
             if len(seats) != 1:
-                return []
+                return ()
             seat = seats[0]
         if seat == CHANCE:
-            return [a for a, _ in self.chance_outcomes()] if self.phase == DRAW and self.picker() is None else []
+            return tuple(a for a, _ in self.chance_outcomes()) if phase == DRAW and self.picker() is None else ()
         if not 0 <= seat < self.n:
-            return []
-        if self.phase == DRAW:
-            if self.picker() != seat:
-                return []
-            return [PICK[k] for k in kinds_in(self.market & GLADIATOR_MASK)]
-        if self.phase == PLAN:
+            return ()
+        if phase == PLAN:
             if self.ready[seat]:
-                return []
-            out: list[Action] = [PLACE[k] for k in kinds_in(self.hand[seat])]
-            if self.options.free_plan and self.plan[seat]:
-                out.append(DONE)
-            return out
-        if self.phase == EXEC and self.pending is not None and self.pending[0] == seat:
-            return self.choices(seat, self.pending[1]) + [PASS]
-        return []
+                return ()
+            places = _places(self.hand[seat])
+            return places + (DONE,) if self.options.free_plan and self.plan[seat] else places
+        if phase == DRAW and self.picker() == seat:
+            return tuple(PICK[k] for k in kinds_in(self.market & GLADIATOR_MASK))
+        return ()
 
     def why_illegal(self, action: Action, seat: int) -> str | None:
         if self.phase == PLAN:
@@ -493,73 +626,146 @@ class GorusArenaState(State[GorusArenaOptions]):
             return f"that {NAME[target]} belongs to no opponent"
         return None
 
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """:meth:`State.apply`, with the usual moves (a placement, the acting card's move) checked
+        by the same reasons without first listing the seats to act; anything else goes the
+        general way, so every refusal is worded as before."""
+        phase = self.phase
+        if phase == EXEC:
+            pending = self.pending
+            if pending is not None and (seat is None or seat == pending[0]):
+                seat = pending[0]
+                kind = type(action)
+                if kind is not Pass and not (kind is Income and _CAN_INCOME[pending[1]]):
+                    reason = self.why_illegal(action, seat)  # pass, and income where offered, are legal
+                    if reason is not None:
+                        raise IllegalAction(reason)
+                self._apply_exec(seat, action)
+                self.history.append((seat, action))
+                if self.rng is not None and self.phase == DRAW:
+                    self._settle_chance()
+                return
+        elif phase == PLAN and seat is not None and 0 <= seat < self.n and not self.ready[seat]:
+            if not (type(action) is Place and self.hand[seat] & KIND_MASK.get(action.card, 0)):
+                reason = self._why_plan(action, seat)  # a card of the hand is legal; else ask
+                if reason is not None:
+                    raise IllegalAction(reason)
+            self._apply_plan(seat, action)
+            self.history.append((seat, action))
+            if self.rng is not None and self.phase == DRAW:
+                self._settle_chance()
+            return
+        State.apply(self, action, seat)
+
+    def _settle_chance(self) -> None:
+        """:meth:`State._settle_chance` without asking for the seats: a draw is due while the
+        phase is drawing and no seat picks its refill (the same test as ``current_seats``)."""
+        rng = self.rng
+        assert rng is not None
+        history = self.history
+        choose = self.options.refill == "choose"
+        while self.phase == DRAW:
+            task = self.draws[0]
+            seat = task[0]
+            if task[1] != "own":
+                if choose:
+                    return
+                outcome = self.sample_chance(rng)
+                self._apply(CHANCE, outcome)
+                history.append((CHANCE, outcome))
+                continue
+            # a draw from the own pile: sample_chance and _apply_chance inlined, same random numbers
+            pile = self.deck[seat]
+            card = nth_bit(pile, rng.below(pile.bit_count()))
+            bit = 1 << card
+            self.deck[seat] = pile & ~bit
+            self.hand[seat] |= bit
+            task[2] -= 1
+            task[3] += 1
+            if not task[2] or not self.deck[seat]:  # else nothing to settle before the next draw
+                self._prepare_draws()
+                self._advance()
+            history.append((CHANCE, _DRAWS[seat][card]))
+
     def _apply(self, seat: int, action: Action) -> None:
         if seat == CHANCE:
             self._apply_chance(action)
             return
         if self.phase == DRAW:  # a refill chosen from the market (refill=choose)
-            self.step_from = len(self.events)
+            self.step_from = len(self.log)
             bit = self.market & KIND_MASK[action.card]  # type: ignore[attr-defined]
             bit &= -bit
             self._take_from_market(seat, bit.bit_length() - 1, "picks")
             return
         if self.phase == PLAN:
-            self.secret += 1
-            if type(action) is Place:
-                bit = self.hand[seat] & KIND_MASK[action.card]
-                bit &= -bit
-                self.hand[seat] ^= bit
-                self.plan[seat].append(bit.bit_length() - 1)
-                if not self.options.free_plan:
-                    self._autoplan(seat)
-                if not self.hand[seat] or len(self.plan[seat]) >= PLAN_SIZE:
-                    self.ready[seat] = True
-            else:  # Done
-                self.ready[seat] = True
-            if all(self.ready):
-                self.step_from = len(self.events)  # the last placement turns every plan over
-                self._reveal()
-                self._advance()
-            return
+            self._apply_plan(seat, action)
+        else:
+            self._apply_exec(seat, action)
+
+    def _apply_plan(self, seat: int, action: Action) -> None:
+        """A placement (or the end of a free plan); the last one reveals every plan."""
+        self.secret += 1
+        ready = self.ready
+        if type(action) is Place:
+            hand = self.hand[seat]
+            plan = self.plan[seat]
+            bit = hand & KIND_MASK[action.card]
+            bit &= -bit
+            hand ^= bit
+            plan.append(bit.bit_length() - 1)
+            if not self.options.free_plan and hand.bit_count() == 1 and len(plan) < PLAN_SIZE:
+                plan.append(hand.bit_length() - 1)  # _autoplan: the last card needs no choice
+                hand = 0
+            self.hand[seat] = hand
+            if not hand or len(plan) >= PLAN_SIZE:
+                ready[seat] = True
+        else:  # Done
+            ready[seat] = True
+        if ready[seat] and all(ready):
+            self.step_from = len(self.log)  # the last placement turns every plan over
+            self._reveal()
+            self._advance()
+
+    def _apply_exec(self, seat: int, action: Action) -> None:
+        """The acting card's move, then everything that follows up to the next decision."""
         assert self.pending is not None
-        self.step_from = len(self.events)
+        self.step_from = len(self.log)
         _, card = self.pending
         self.pending = None
         self.queue.pop(0)
         self.acted |= 1 << card
-        who = self._who(seat, card)
-        if type(action) is Attack:
-            self._attack(seat, card, action.target)
-        elif type(action) is Recruit:
-            bit = self.market & KIND_MASK[action.card]
+        kind = type(action)
+        if kind is Attack:
+            self._attack(seat, card, action.target)  # type: ignore[attr-defined]
+        elif kind is Recruit:
+            key = action.card  # type: ignore[attr-defined]
+            bit = self.market & KIND_MASK[key]
             bit &= -bit
-            cost = KIND_BY_KEY[action.card].cost
+            cost = KIND_BY_KEY[key].cost
             self.coins[seat] -= cost
+            _market_left(self.market, self.market ^ bit, KIND_MASK[key])
             self.market ^= bit
             self.hand[seat] |= bit
-            self._log(f"{who} recruits {KIND_BY_KEY[action.card].name} for {cost} coins")
-        elif type(action) is Income:
+            self.log.append((RECRUITS, seat, card, key, cost))
+        elif kind is Income:
             self.coins[seat] += INCOME
-            self._log(f"{who}: income, +{INCOME} coins")
+            self.log.append((INCOME_EV, seat, card))
         else:
-            self._log(f"{who} passes")
+            self.log.append((PASSES, seat, card))
         self._advance()
 
     def _attack(self, seat: int, card: int, target: int) -> None:
         victim = self.owner(target)
         assert victim is not None
         guard = max(DEFENCE[target], self.shield[victim])
-        text = (f"{self._who(seat, card)} (strength {STRENGTH[card]}) attacks {self._who(victim, target)} "
-                f"(defence {guard})")
-        if STRENGTH[card] > guard:
+        killed = STRENGTH[card] > guard
+        if killed:
             bit = 1 << target
             self.dead |= bit
             self.hand[victim] &= ~bit
             self.deck[victim] &= ~bit
             self.discard[victim] &= ~bit
-            self._log(text + ": killed")
-        else:
-            self._log(text + ": the attack fails")
+        self.log.append((ATTACK_EV, seat, card, victim, target, guard, killed))
 
     def _apply_chance(self, action: Action) -> None:
         task = self.draws[0]
@@ -580,8 +786,9 @@ class GorusArenaState(State[GorusArenaOptions]):
         """One card of a refill (the head of ``draws``): from the market into the empty-handed seat's hand."""
         task = self.draws[0]
         bit = 1 << card
+        _market_left(self.market, self.market & ~bit, KIND_MASK[KEY[card]])
         self.market &= ~bit
-        self._log(f"{seat_name(seat)}'s hand is empty: {verb} {NAME[card]} from the market")
+        self.log.append((MARKET, seat, card, verb == "picks"))
         self.hand[seat] |= bit
         task[2] -= 1
         task[3] += 1
@@ -605,7 +812,7 @@ class GorusArenaState(State[GorusArenaOptions]):
     def sample_chance(self, rng: Rng) -> Action:
         seat, pile, source = self._draw_pile()
         card = nth_bit(pile, rng.below(pile.bit_count()))
-        return Draw(seat, card) if source == "own" else MarketDraw(seat, card)
+        return _DRAWS[seat][card] if source == "own" else _MARKET_DRAWS[seat][card]
 
     def _visible(self, index: int, actor: int, action: Action, viewer: int | None) -> bool:
         if actor == viewer:
@@ -663,7 +870,7 @@ class GorusArenaState(State[GorusArenaOptions]):
         c.pending = self.pending
         c.draws = [t[:] for t in self.draws]
         c.secret = self.secret
-        c.events = self.events[:]
+        c.log = self.log[:]
         c.step_from = self.step_from
         return c
 

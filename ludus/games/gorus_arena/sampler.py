@@ -8,9 +8,12 @@ random order); everything else is public and copied from the observation.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ...core.bits import mask_of
 from ...core.game import Game, SeatView
 from ...core.rng import Rng
+from .events import Event, EventLines
 from .rules import GorusArenaState
 from .views import GorusArenaObservation
 
@@ -43,8 +46,10 @@ def sample_state(game: Game, view: SeatView, rng: Rng) -> GorusArenaState:
     st.draws = [list(t) for t in obs.draws]
     st.secret = 0  # the sampled state has no history to hide
     # the lines before the observation's window are unknown here; blanks keep the count the seat sees
-    st.events = [""] * (obs.event_count - len(obs.events)) + list(obs.events)
-    st.step_from = len(st.events) - obs.step_events
+    seen: Sequence[Event] = obs.events.raw if isinstance(obs.events, EventLines) else tuple(obs.events)
+    st.log = [""] * (obs.event_count - len(seen))  # unknown lines; those seen are copied unworded
+    st.log += seen
+    st.step_from = len(st.log) - obs.step_events
     for s in range(st.n):
         if s == me:
             st.hand[s] = mask_of(obs.hand)

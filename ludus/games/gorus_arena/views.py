@@ -8,12 +8,14 @@ here beside the class it fills; the sampler reads these fields back to deal the 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ...core.bits import bits_list
 from ...core.frozen import frozen_builder
 from ...core.game import Observation
+from .cards import COINS_PER_POINT, GLADIATOR_MASK, cards_of, points_of
+from .events import EventLines
 
 if TYPE_CHECKING:
     from .rules import GorusArenaState
@@ -35,7 +37,8 @@ class GorusArenaObservation(Observation):
     ``step_events`` lines of ``events`` are what the latest choice set off (with everything
     carried out automatically after it), public like the rest of the log. ``event_count`` is
     how many lines the log has had since the game began, so that a reader holding an older
-    observation knows which of ``events`` are new (the terminal's narration).
+    observation knows which of ``events`` are new (the terminal's narration). ``events`` reads
+    as a tuple of text, worded on first read (:class:`~.events.EventLines`).
     """
 
     seat: int | None
@@ -67,7 +70,7 @@ class GorusArenaObservation(Observation):
     hand: tuple[int, ...]
     plan: tuple[int, ...]
     deck: tuple[int, ...]
-    events: tuple[str, ...]
+    events: Sequence[str]
     step_events: int
     event_count: int
 
@@ -113,9 +116,25 @@ _build = frozen_builder(GorusArenaObservation)
 
 
 def observe(st: GorusArenaState, seat: int | None) -> GorusArenaObservation:
-    """What ``seat`` sees of ``st`` (``None`` or an out-of-range seat: a spectator, no own cards)."""
+    """What ``seat`` sees of ``st`` (``None`` or an out-of-range seat: a spectator, no own cards).
+
+    Built on every step of a search's heuristic rollouts, so card lists come from the shared
+    :func:`~.cards.cards_of` tuples and the log is left unworded."""
     n = st.n
     me = seat if seat is not None and 0 <= seat < n else None  # the seat whose own cards are shown
+    hand, deck, plan, log, discard, arena, coins = st.hand, st.deck, st.plan, st.log, st.discard, st.arena, st.coins
+    reserve: list[tuple[int, ...]] = []
+    scores: list[int] = []
+    alive = GLADIATOR_MASK & ~st.dead
+    for s in range(n):
+        hidden = hand[s] | deck[s]
+        for c in plan[s]:
+            hidden |= 1 << c
+        reserve.append(cards_of(hidden))  # ids are unique, so the mask's order is the sorted order
+        owned = hidden | discard[s]
+        for c in arena[s]:
+            owned |= 1 << c
+        scores.append(points_of(owned & alive) + coins[s] // COINS_PER_POINT)  # as GorusArenaState.score
     # every field, in declaration order (test_properties checks it with same_as_constructed)
     return _build({
         "seat": seat,
@@ -124,33 +143,31 @@ def observe(st: GorusArenaState, seat: int | None) -> GorusArenaObservation:
         "rounds": st.options.rounds,
         "phase": st.phase,
         "start": st.start,
-        "coins": tuple(st.coins),
-        "held": tuple(h.bit_count() for h in st.hand),
-        "planned": tuple(len(p) for p in st.plan),
-        "deck_count": tuple(d.bit_count() for d in st.deck),
-        "reserve": tuple(
-            tuple(sorted(bits_list(st.hand[s] | st.deck[s]) + st.plan[s])) for s in range(n)
-        ),
-        "discard": tuple(tuple(bits_list(d)) for d in st.discard),
+        "coins": tuple(coins),
+        "held": tuple([h.bit_count() for h in hand]),
+        "planned": tuple(map(len, plan)),
+        "deck_count": tuple([d.bit_count() for d in deck]),
+        "reserve": tuple(reserve),
+        "discard": tuple(map(cards_of, discard)),
         "ready": tuple(st.ready),
-        "arena": tuple(tuple(a) for a in st.arena),
-        "acted": tuple(bits_list(st.acted)),
+        "arena": tuple(map(tuple, arena)),
+        "acted": cards_of(st.acted),
         "shield": tuple(st.shield),
-        "market": tuple(bits_list(st.market)),
-        "dead": tuple(bits_list(st.dead)),
+        "market": cards_of(st.market),
+        "dead": cards_of(st.dead),
         "slot": st.slot,
         "order": tuple(st.order),
         "round_tied": st.round_tied,
         "tied": st.tied,
         "queue": tuple(st.queue),
         "pending": st.pending,
-        "draws": tuple(tuple(t) for t in st.draws),
-        "scores": tuple(st.score(s) for s in range(n)),
-        "hand": tuple(bits_list(st.hand[me])) if me is not None else (),
-        "plan": tuple(st.plan[me]) if me is not None else (),
-        "deck": tuple(bits_list(st.deck[me])) if me is not None else (),
-        "events": tuple(st.events[-EVENTS_SHOWN:]),
-        "step_events": min(len(st.events) - st.step_from, EVENTS_SHOWN),
-        "event_count": len(st.events),
+        "draws": tuple(map(tuple, st.draws)),
+        "scores": tuple(scores),
+        "hand": cards_of(hand[me]) if me is not None else (),
+        "plan": tuple(plan[me]) if me is not None else (),
+        "deck": cards_of(deck[me]) if me is not None else (),
+        "events": EventLines.of_slice(log[-EVENTS_SHOWN:]),
+        "step_events": min(len(log) - st.step_from, EVENTS_SHOWN),
+        "event_count": len(log),
     })
 

@@ -28,7 +28,7 @@ def table(hands: dict[int, list[str]], players: int = 2, coins: dict[int, int] |
     """A round-1 planning position (explicit chance) where seat s holds ``hands[s]``."""
     state = GAME.new_initial_state({"players": players, **options}, seed=None)
     state.taken = set()  # type: ignore[attr-defined]
-    state.events.clear()
+    state.log.clear()
     for s in range(players):
         state.hand[s] = 0
     for s, kinds in hands.items():

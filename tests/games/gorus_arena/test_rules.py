@@ -98,7 +98,7 @@ def test_planning_is_simultaneous_for_every_seat():
 def test_whole_hand_is_planned_and_the_last_card_is_placed_automatically():
     state = GAME.new_initial_state({"players": 2}, seed=3)
     state.apply(PLACE["slave"], 0)
-    assert not state.ready[0] and state.legal_actions(0) == [PLACE["tired-fighter"]]
+    assert not state.ready[0] and state.legal_actions(0) == (PLACE["tired-fighter"],)
     state.apply(PLACE["tired-fighter"], 0)
     assert state.ready[0] and state.hand[0] == 0
     assert [KEY[c] for c in state.plan[0]] == ["slave", "tired-fighter", "tired-fighter"]
