@@ -24,22 +24,29 @@ Design, in short (``docs/interop.md`` has the long form):
   seats, and appends to it from there.
 * **Serialization.** OpenSpiel pickles a Python state's ``__dict__``; ours holds one
   :class:`_Core`, which pickles as the Ludus position JSON plus its history in action JSON.
+* **Speed.** Every call from OpenSpiel's C++ back into Python costs about a microsecond, so
+  what Python callers ask most (``legal_actions``, ``is_chance_node``, the two strings) is
+  answered in Python with the C++ methods' answers; the current player, legal-action
+  numbers and chance outcomes are remembered per history length or by object identity; and
+  fresh initial states share one template until they move (``Clone`` makes one and
+  overwrites it).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pyspiel
 
-from ..core.game import CHANCE, Game, SeatView, State
+from ..core.game import CHANCE, Action, Game, SeatView, State
 from ..core.options import options_to_json
 from ..core.rng import Rng
 from ..games import game_names, get_game
-from .action_space import ActionSpace, Bounds, acting_seat, build_action_space, game_bounds
+from .action_space import ActionSpace, Bounds, build_action_space, game_bounds
 from .encoding import ObservationEncoder
 from .specs import encoder_for
 
@@ -78,6 +85,88 @@ class Bridge:
         cls = type(self.template)
         self.stable_visibility = cls._visible is State._visible and cls.visible_history is State.visible_history
         """True when an action's visibility is fixed when it is played (the core's default rule)."""
+        self._player_numbers = _Numbers(self.space.player, self.space.player_id)
+        self._chance_numbers = _Numbers(self.space.chance, self.space.chance_id)
+        self._legal_by_id: dict[int, tuple[Sequence[Action], list[int]]] = {}
+
+    def player_ids(self, actions: Sequence[Action]) -> list[int]:
+        """The sorted numbers of ``actions``; treat the list as read-only (it may be shared).
+
+        A tuple of actions (Gorus Maximus returns shared cached tuples) is converted once and
+        remembered by identity; the memo holds the tuple, so its id stays unique while there.
+        """
+        shared = type(actions) is tuple
+        if shared:
+            hit = self._legal_by_id.get(id(actions))
+            if hit is not None and hit[0] is actions:
+                return hit[1]
+        ids = self._player_numbers(actions)
+        ids.sort()
+        if shared:
+            if len(self._legal_by_id) >= _MEMO_LIMIT:
+                self._legal_by_id.clear()
+            self._legal_by_id[id(actions)] = (actions, ids)
+        return ids
+
+    def chance_pairs(self, outcomes: Sequence[tuple[Action, float]]) -> list[tuple[int, float]]:
+        """``(number, probability)`` for each outcome, sorted by number."""
+        if not outcomes:
+            return []
+        actions, probs = zip(*outcomes)
+        ids = self._chance_numbers(actions)
+        pairs = list(zip(ids, probs))
+        pairs.sort()
+        return pairs
+
+
+class _Numbers:
+    """Action -> number for one table of the action space, by object identity where it can.
+
+    Engines hand out the same action objects again and again (the table's own, as Gorus
+    Maximus does, or their own cached ones, as Gladius does), so a number is looked up by
+    ``id`` first: no dataclass hash. An object found by value is remembered by its id, and
+    kept (pinned) so that its id cannot pass to another object while it is remembered; the
+    table keeps its own objects. Past ``_PIN_LIMIT`` remembered objects the memo starts over.
+    """
+
+    def __init__(self, table: tuple[Action, ...], slow: Callable[[Action], int]) -> None:
+        self._table = table
+        self._table_ids = {id(a): i for i, a in enumerate(table)}
+        self._by_id = dict(self._table_ids)
+        self._by_value = {a: i for i, a in enumerate(table)}
+        self._pins: list[Action] = []
+        self._slow = slow  # the action space's lookup: by JSON as a last resort, raises if missing
+
+    def __call__(self, actions: Sequence[Action]) -> list[int]:
+        by_id = self._by_id
+        if actions and id(actions[0]) in by_id:
+            known = list(map(by_id.get, map(id, actions)))
+            if None not in known:
+                return known  # type: ignore[return-value]  # no None left
+        found = list(map(self._by_value.get, actions))
+        if None in found:
+            slow = self._slow
+            found = [slow(a) if i is None else i for a, i in zip(actions, found)]
+        self._remember(actions, found)  # type: ignore[arg-type]
+        return found  # type: ignore[return-value]
+
+    def _remember(self, actions: Sequence[Action], numbers: list[int]) -> None:
+        if len(self._pins) > _PIN_LIMIT:
+            self._by_id = dict(self._table_ids)
+            self._pins = []
+        by_id, pins = self._by_id, self._pins
+        for a, i in zip(actions, numbers):
+            key = id(a)
+            if key not in by_id:
+                by_id[key] = i
+                pins.append(a)
+
+
+_PIN_LIMIT = 100_000
+"""Most engine-made action objects a :class:`_Numbers` remembers before it starts over."""
+
+_MEMO_LIMIT = 4096
+"""Most legal-action tuples a bridge remembers; engines that build a new tuple each time refill it."""
 
 
 _BRIDGES: dict[tuple[str, str], Bridge] = {}
@@ -110,20 +199,29 @@ class _Origin:
 class _Core:
     """The Ludus state behind one OpenSpiel state, plus what a resample inherited."""
 
-    __slots__ = ("_parts", "_views", "bridge", "offset", "origin", "state")
+    __slots__ = ("_chance", "_parts", "_seat", "_shared", "_views", "bridge", "offset", "origin", "state")
 
-    def __init__(self, bridge: Bridge, state: State, origin: _Origin | None = None, offset: int = 0) -> None:
+    def __init__(self, bridge: Bridge, state: State, origin: _Origin | None = None, offset: int = 0,
+                 shared: bool = False) -> None:
         self.bridge = bridge
         self.state = state
+        # True while ``state`` is the bridge's template, shared by every untouched initial state
+        # (OpenSpiel's Clone makes one only to overwrite it): copied before any move (``own``).
+        self._shared = shared
         self.origin = origin
         self.offset = offset  # history entries of ``state`` that predate the resample
         self._parts: dict[int | None, tuple[int, str]] = {}  # seat -> (history length, text)
         self._views: dict[tuple[int, int], SeatView] = {}
+        self._chance: tuple[int, list[tuple[int, float]]] | None = None  # (history length, numbered outcomes)
+        self._seat = (-1, TERMINAL)  # (history length, OpenSpiel's current player)
 
     # OpenSpiel's Clone deep-copies the Python attributes: make that a cheap Ludus clone.
     def __deepcopy__(self, memo: dict) -> _Core:
-        new = _Core(self.bridge, self.state.clone(), self.origin, self.offset)
+        shared = self._shared
+        new = _Core(self.bridge, self.state if shared else self.state.clone(), self.origin, self.offset, shared)
         new._parts = dict(self._parts)  # same history, same texts; growth is handled on use
+        new._chance = self._chance  # keyed on the history length, so it is dropped once either moves
+        new._seat = self._seat
         return new
 
     def __getstate__(self) -> dict[str, Any]:
@@ -144,11 +242,39 @@ class _Core:
         state = game.state_from_json(data["position"])
         state.history = [(seat, game.action_from_json(a)) for seat, a in data["history"]]
         self.state = state
+        self._shared = False
         origin = data["origin"]
         self.origin = None if origin is None else _Origin(origin[0], origin[1], origin[2])
         self.offset = data["offset"]
         self._parts = {}
         self._views = {}
+        self._chance = None
+        self._seat = (-1, TERMINAL)
+
+    def own(self) -> State:
+        """The Ludus state, first copied from the template if it is still shared."""
+        if self._shared:
+            self.state = self.state.clone()
+            self._shared = False
+        return self.state
+
+    def acting(self) -> int:
+        """OpenSpiel's current player: :func:`~.action_space.acting_seat`, with TERMINAL for None.
+
+        OpenSpiel asks several times per step (``apply_action``, ``is_chance_node``,
+        ``legal_actions``), so the answer is kept until the history grows: every move,
+        chance outcomes included, appends one entry to it.
+        """
+        st = self.state
+        n = len(st.history)
+        at, seat = self._seat
+        if at == n:
+            return seat
+        seats = st.current_seats()
+        # CHANCE is -1 in both libraries; several seats: the lowest acts first
+        seat = TERMINAL if not seats else seats[0] if len(seats) == 1 or seats[0] == CHANCE else min(seats)
+        self._seat = (n, seat)
+        return seat
 
     # ------------------------------------------------------------- information
     def history_part(self, seat: int | None) -> str:
@@ -221,30 +347,71 @@ class LudusState(pyspiel.State):
     @property
     def ludus_state(self) -> State:
         """The Ludus state (full information: never hand it to a seat)."""
-        return self._core.state
+        return self._core.own()  # the caller may move it: never hand out the shared template
 
     def current_player(self) -> int:
-        seat = acting_seat(self._core.state)
-        if seat is None:
-            return TERMINAL
-        return seat  # CHANCE is -1 in both libraries
+        return self._core.acting()
+
+    # ``legal_actions`` and ``is_chance_node`` answered in Python for Python callers (OpenSpiel's
+    # Python bots among them): the C++ versions call back into Python three or four times per
+    # call. Same answers as the C++ ones; C++ callers still get those, which call the hooks below.
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        core = self._core
+        seat = core.acting()
+        if player is None:
+            player = seat
+        if seat == TERMINAL:
+            return []
+        if seat == CHANCE:
+            return [a for a, _ in self.chance_outcomes()]
+        if player == seat:
+            return list(core.bridge.player_ids(core.state.legal_actions(player)))
+        if player < 0:
+            raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+        return []
+
+    def is_chance_node(self) -> bool:
+        return self._core.acting() == CHANCE
+
+    # The two strings OpenSpiel's Python searches key their trees on, likewise written here
+    # rather than reached through C++ and the observer (the text is the observer's).
+    def information_state_string(self, player: int | None = None) -> str:
+        core = self._core
+        seat = self._string_seat(player)
+        return f"seat {seat}\n{core.history_part(seat)}\n{core.observation_json(seat)}"
+
+    def observation_string(self, player: int | None = None) -> str:
+        seat = self._string_seat(player)
+        return f"seat {seat}\n{self._core.observation_json(seat)}"
+
+    def _string_seat(self, player: int | None) -> int:
+        seat = self._core.acting() if player is None else player
+        if not 0 <= seat < self._core.bridge.num_players:
+            raise pyspiel.SpielError(f"player {seat} has no information state (0 <= player < "
+                                     f"{self._core.bridge.num_players})")
+        return seat
 
     def _legal_actions(self, player: int) -> list[int]:
         core = self._core
-        pid = core.bridge.space.player_id
-        return sorted(pid(a) for a in core.state.legal_actions(player))
+        return list(core.bridge.player_ids(core.state.legal_actions(player)))  # a copy, as above
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         core = self._core
-        cid = core.bridge.space.chance_id
-        return sorted((cid(a), p) for a, p in core.state.chance_outcomes())
+        st = core.state
+        n = len(st.history)
+        hit = core._chance
+        if hit is None or hit[0] != n:
+            hit = core._chance = (n, core.bridge.chance_pairs(st.chance_outcomes()))
+        return list(hit[1])  # a Python caller gets the method's result itself: never the cached list
 
     def _apply_action(self, action: int) -> None:
         core = self._core
-        st = core.state
-        seat = acting_seat(st)
+        seat = core.acting()
+        st = core.own()
         if seat == CHANCE:
             st.apply(core.bridge.space.chance[action], CHANCE)
+        elif seat == TERMINAL:
+            st.apply(core.bridge.space.player[action])  # raises: the game is over
         else:
             st.apply(core.bridge.space.player[action], seat)
 
@@ -256,7 +423,7 @@ class LudusState(pyspiel.State):
         return f"action {action}"
 
     def is_terminal(self) -> bool:
-        return self._core.state.is_terminal()
+        return self._core.acting() == TERMINAL
 
     def returns(self) -> list[float]:
         return [float(x) for x in self._core.state.returns()]
@@ -301,7 +468,7 @@ class LudusGame(pyspiel.Game):
     def new_initial_state(self, *args: Any) -> LudusState:
         if args:
             raise ValueError("Ludus games start only from their initial state")
-        return LudusState(self, _Core(self.bridge, self.bridge.template.clone()))
+        return LudusState(self, _Core(self.bridge, self.bridge.template, shared=True))
 
     def max_chance_nodes_in_history(self) -> int:
         return self.bridge.bounds.chance_nodes
