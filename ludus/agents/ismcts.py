@@ -48,10 +48,8 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..core.compiled import CompiledPlayouts
-from ..core.compiled import available as compiled_available
 from ..core.errors import LudusError
 from ..core.game import CHANCE, HIDDEN, Action, Game, SeatView, State
 from ..core.playout import playout
@@ -59,6 +57,9 @@ from ..core.plugin import SearchBudget
 from ..core.rng import Rng
 from ..games import get_plugin
 from .base import Agent, UnknownAgent, make_agent
+
+if TYPE_CHECKING:
+    from ..core.compiled import CompiledPlayouts
 
 __all__ = ["GENERIC_LEVELS", "Budget", "ISMCTSAgent", "ISMCTSEasy", "ISMCTSHard", "ISMCTSMedium", "level_budget"]
 
@@ -378,7 +379,7 @@ class ISMCTSAgent(Agent):
         if not self.compiled:
             return None
         if game.name not in _COMPILED:
-            _COMPILED[game.name] = game.compiled_playouts() if compiled_available() else None
+            _COMPILED[game.name] = game.compiled_playouts()
         return _COMPILED[game.name]
 
 

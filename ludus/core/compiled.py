@@ -24,6 +24,7 @@ on disk (``cache=True``), and :func:`compile_report` tells how long the compilin
 
 from __future__ import annotations
 
+import importlib
 import os
 import time
 import warnings
@@ -41,6 +42,7 @@ __all__ = [
     "CompiledPlayouts",
     "available",
     "compile_report",
+    "load_playouts",
     "njit",
 ]
 
@@ -78,6 +80,14 @@ def available() -> bool:
             )
         return False
     return True
+
+
+def load_playouts(module: str) -> CompiledPlayouts | None:
+    """``module.PLAYOUTS`` (a game's compiled playouts), imported only when :func:`available`."""
+    if not available():
+        return None
+    playouts: CompiledPlayouts = importlib.import_module(module).PLAYOUTS
+    return playouts
 
 
 def njit(fn: Callable[..., Any]) -> Callable[..., Any]:

@@ -338,10 +338,20 @@ class Game(ABC):
         """A full state consistent with everything ``view`` knows (determinization for search)."""
         raise NotImplementedError(f"{self.name} has no determinization sampler yet")
 
+    compiled_module: ClassVar[str | None] = None
+    """The module holding this game's compiled playouts as ``PLAYOUTS`` (its ``compiled.py``), or
+    None for a game without them."""
+
     def compiled_playouts(self) -> CompiledPlayouts | None:
         """This game's compiled playouts (:mod:`ludus.core.compiled`), or None: search bots then
-        play their playouts with the Python engine. Games override this where they have them."""
-        return None
+        play their playouts with the Python engine. The module (and numba) is imported only here,
+        and only where compiled code can run: compiling takes seconds a game that never searches
+        should not pay."""
+        if self.compiled_module is None:
+            return None
+        from .compiled import load_playouts
+
+        return load_playouts(self.compiled_module)
 
     def data_values(self, options: Any = None) -> list[DataValue]:
         """Every value of the game's data (for these options) that the rulebook does not print.

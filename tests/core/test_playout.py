@@ -82,3 +82,11 @@ def test_without_numba_bots_fall_back_with_one_warning(monkeypatch: pytest.Monke
 def test_compiled_playouts_can_be_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LUDUS_COMPILED", "0")
     assert not compiled.available()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_each_game_names_compiled_playouts_of_its_own(name: str) -> None:
+    pytest.importorskip("numba")
+    playouts = get_game(name).compiled_playouts()
+    assert playouts is not None and playouts.game_name == name
+    assert "random" in playouts.policies

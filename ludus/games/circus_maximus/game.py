@@ -7,7 +7,7 @@ and determinization in :mod:`.sampler`. See ``docs/games/circus-maximus.md`` for
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...core.errors import DataError, RecordError
 from ...core.game import Action, Game, SeatView
@@ -20,9 +20,6 @@ from .options import COLOURS, CircusMaximusOptions
 from .rules import CircusMaximusState
 from .sampler import state_from_observation
 
-if TYPE_CHECKING:
-    from ...core.compiled import CompiledPlayouts
-
 __all__ = ["GAME", "CircusMaximusGame"]
 
 
@@ -30,6 +27,7 @@ class CircusMaximusGame(Game):
     """Circus Maximus for 3-5 players, with the Caesar variant as an option."""
 
     name = "circus-maximus"
+    compiled_module = f"{__package__}.compiled"  # search bots' playouts, compiled (numba)
     title = "Circus Maximus"
     summary = ("Queue your traders for Caesar's favours, tickets and the visitors of three venues, "
                "over three days of games")
@@ -78,18 +76,6 @@ class CircusMaximusGame(Game):
         no rule can tell apart.
         """
         return state_from_observation(self, view.options, view.observation, rng.spawn())
-
-    def compiled_playouts(self) -> CompiledPlayouts | None:
-        """Random playouts compiled with numba (:mod:`.compiled`), imported only when numba is
-        usable here; None otherwise (bots then play their playouts in Python). Imported late:
-        loading numba costs time a game that never searches should not pay."""
-        from ...core.compiled import available
-
-        if not available():
-            return None
-        from .compiled import PLAYOUTS
-
-        return PLAYOUTS
 
 
 GAME = CircusMaximusGame()

@@ -9,7 +9,7 @@ and every reading of an unclear rule, are in ``docs/games/gladius.md``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...core.game import Action, Game, SeatView, State
 from ...core.provenance import OURS, DataValue
@@ -22,14 +22,12 @@ from .rules import GladiusState, Setup, build_setup, illegal_reason
 from .sampler import sample_state
 from .views import OVER, PHASE_OF, GladiusObservation
 
-if TYPE_CHECKING:
-    from ...core.compiled import CompiledPlayouts
-
 __all__ = ["GAME", "GladiusGame"]
 
 
 class GladiusGame(Game):
     name = "gladius"
+    compiled_module = f"{__package__}.compiled"  # search bots' playouts, compiled (numba)
     title = "Gladius"
     summary = ("Two gladiators, one shared deck: maneuver, attack, defend, hit. Seven fighter types, "
                "solo rules with mini-hands, and user card sets (new fighters or animals).")
@@ -108,16 +106,6 @@ class GladiusGame(Game):
 
     def sample_state(self, view: SeatView, rng: Rng) -> State:
         return sample_state(self, view, rng)
-
-    def compiled_playouts(self) -> CompiledPlayouts | None:
-        """The compiled random and heuristic playouts (``compiled.py``), where numba is here."""
-        from ...core.compiled import available  # numba loads only when a bot asks for it
-
-        if not available():
-            return None
-        from .compiled import PLAYOUTS
-
-        return PLAYOUTS
 
 
 GAME = GladiusGame()

@@ -7,7 +7,7 @@ the options in :mod:`.options` and the cards in :mod:`.cards`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...core.game import Action, Game, SeatView
 from ...core.provenance import EXAMPLE, OURS, DataValue
@@ -18,9 +18,6 @@ from .codec import position_to_state
 from .options import GorusArenaOptions
 from .rules import GorusArenaState, initial_state
 from .sampler import sample_state
-
-if TYPE_CHECKING:
-    from ...core.compiled import CompiledPlayouts
 
 __all__ = ["GAME", "GorusArena", "card_data_values"]
 
@@ -62,6 +59,7 @@ class GorusArena(Game):
     """The auction deck-builder read from the "Gorus Maximus" arena tutorial."""
 
     name = "gorus-arena"
+    compiled_module = f"{__package__}.compiled"  # search bots' playouts, compiled (numba)
     title = "Gorus Arena"
     summary = (
         "Plan your hand in secret, win auctions with strong cards, attack rival gladiators, "
@@ -94,17 +92,6 @@ class GorusArena(Game):
         """Deal the viewer's unknowns at random: which of each rival's hidden cards lie face down
         in its plan (and in which order), which in its hand and which in its draw pile."""
         return sample_state(self, view, rng)
-
-    def compiled_playouts(self) -> CompiledPlayouts | None:
-        """Random playouts compiled with numba (:mod:`.compiled`), or None where numba is missing
-        or ``LUDUS_COMPILED=0``. The module loads only then: its first call compiles (seconds)."""
-        from ...core.compiled import available
-
-        if not available():
-            return None
-        from .compiled import PLAYOUTS
-
-        return PLAYOUTS
 
 
 GAME = GorusArena()

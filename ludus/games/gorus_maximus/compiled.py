@@ -53,7 +53,7 @@ from .rules import GorusMaximusState
 if TYPE_CHECKING:
     from .options import GorusMaximusOptions
 
-__all__ = ["GorusMaximusPlayouts"]
+__all__ = ["PLAYOUTS", "GorusMaximusPlayouts"]
 
 # --------------------------------------------------------------------------- the packed layout
 # phases
@@ -753,3 +753,7 @@ def _school_mask(schools: tuple[int, ...]) -> int:
     if list(schools) != sorted(schools):
         return -1
     return sum(1 << s for s in schools)
+
+
+PLAYOUTS = GorusMaximusPlayouts()
+"""The one instance: it keeps the arrays of the options it has met."""

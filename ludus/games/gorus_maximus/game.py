@@ -8,7 +8,7 @@ determinizes views with :mod:`.sampler`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...core.errors import InvalidOptions
 from ...core.game import Action, Game, State
@@ -22,14 +22,12 @@ from .options import MAX_PLAYERS, MIN_PLAYERS, GorusMaximusOptions, players_refu
 from .rules import GorusMaximusState
 from .sampler import sample_state
 
-if TYPE_CHECKING:
-    from ...core.compiled import CompiledPlayouts
-
 __all__ = ["GAME", "GorusMaximusGame"]
 
 
 class GorusMaximusGame(Game):
     name = "gorus-maximus"
+    compiled_module = f"{__package__}.compiled"  # search bots' playouts, compiled (numba)
     title = "Gorus Maximus"
     summary = "Trick-taking for 1-8 players where a Challenge changes the preferred school mid-bout."
     Options = GorusMaximusOptions
@@ -90,17 +88,6 @@ class GorusMaximusGame(Game):
         """A determinization of a SeatView for search: the unseen cards dealt at random,
         consistent with all the seat knows (see :mod:`.sampler`)."""
         return sample_state(view, rng)
-
-    def compiled_playouts(self) -> CompiledPlayouts | None:
-        """Random playouts compiled with numba (:mod:`.compiled`); None where numba is missing
-        or ``LUDUS_COMPILED=0``. The module is imported only then: compiling it takes seconds."""
-        from ...core.compiled import available
-
-        if not available():
-            return None
-        from .compiled import GorusMaximusPlayouts
-
-        return GorusMaximusPlayouts()
 
 
 def _whole_number(value: Any) -> int | None:
