@@ -16,6 +16,7 @@ from rich.markup import escape
 from rich.prompt import Prompt
 
 from ..agents.base import Agent, make_agent
+from ..agents.ismcts import ISMCTSAgent
 from ..core.errors import IllegalAction, LudusError
 from ..core.game import CHANCE, Action, Game, SeatView, State
 from ..core.records import record_of
@@ -272,6 +273,11 @@ def run_play(args: argparse.Namespace, console: Console) -> int:
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     state0 = game.new_initial_state(options, seed=seed)
     bots = make_bots(game, state0, humans, args.bots, seed)
+    if any(isinstance(bot, ISMCTSAgent) for bot in bots.values()):
+        from ..core.compiled import warm_up
+
+        with console.status("Readying the search bots (compiled the first time Ludus runs them, then cached)…"):
+            warm_up(game)
     console.print(f"[bold]{game.title}[/] — seed {seed}")
     tg = TerminalGame(game, adapter, options, seed, humans, bots, console)
     try:

@@ -56,6 +56,15 @@ def _act_in_worker(game_name: str, options: dict[str, Any], seed: int, actions: 
     return agent.act(state.view(seat)).to_json()
 
 
+def _warm_worker(game_name: str) -> None:
+    """Ready the game's compiled playouts in the worker before its first search (from numba's disk
+    cache, or compiled the first time Ludus runs here, which takes seconds)."""
+    from ..core.compiled import warm_up
+    from ..games import get_game
+
+    warm_up(get_game(game_name))
+
+
 class BotRunner:
     def __init__(self, threads: int = 2, processes: bool = False) -> None:
         self.threads: Executor = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="ludus-bot")
@@ -69,6 +78,11 @@ class BotRunner:
         if self._procs is None:
             self._procs = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
         return self._procs
+
+    def warm(self, game: Game) -> None:
+        """Start the search worker for a table with a search bot, its playouts ready before its first move."""
+        future = self._process_pool().submit(_warm_worker, game.name)
+        future.add_done_callback(lambda f: f.exception())  # a failed warm-up shows in the bot's move itself
 
     async def in_thread(self, agent: Agent, view: SeatView) -> Action:
         return await asyncio.get_running_loop().run_in_executor(self.threads, agent.act, view)

@@ -266,6 +266,8 @@ class TableRegistry:
         log.info("table %s created: %s, %d seat(s)", code, game.name, n)
         if table.hints:
             hub.hints.warm(table)
+        if any(s.kind == "bot" and hub.bots.uses_process(s.bot) for s in seat_objs):
+            hub.bots.warm(game)
         if status == "playing":
             for s in humans:
                 hub.seating.start_grace(table, s.index)

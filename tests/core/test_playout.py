@@ -90,3 +90,14 @@ def test_each_game_names_compiled_playouts_of_its_own(name: str) -> None:
     playouts = get_game(name).compiled_playouts()
     assert playouts is not None and playouts.game_name == name
     assert "random" in playouts.policies
+
+
+def test_warm_up_readies_every_policy_and_is_nothing_without_compiled_playouts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pytest.importorskip("numba")
+    game = get_game("gladius")
+    assert compiled.warm_up(game) > 0.0
+    assert set(compiled.compile_report()) >= {"gladius"}
+    monkeypatch.setenv("LUDUS_COMPILED", "0")
+    assert compiled.warm_up(game) == 0.0
