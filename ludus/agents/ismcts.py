@@ -354,7 +354,10 @@ class ISMCTSAgent(Agent):
         result = None
         compiled = self._compiled(game)
         if compiled is not None:  # the same game as the Python playout below, faster
-            result = compiled.playout(state, self.rng, self._rollout_kind, self.horizon)
+            agents = [self._policy(game, seat) for seat in range(state.num_seats())] if heuristic else []
+            if all(agent is not None for agent in agents):  # else: no heuristic, random rollouts in Python
+                policy_rngs = [agent.rng for agent in agents if agent is not None]
+                result = compiled.playout(state, self.rng, self._rollout_kind, self.horizon, policy_rngs)
         if result is None:
             policy = None
             if heuristic:

@@ -11,10 +11,11 @@ A game offers one through :meth:`ludus.core.game.Game.compiled_playouts`, return
 
 * packs a state into numpy arrays (:meth:`CompiledPlayouts.pack`): canonical, so two states
   that will play the same pack equal; None for a state it does not handle;
-* plays the packed state on in place (:meth:`CompiledPlayouts.run`), drawing from two
-  SplitMix64 generators held in a ``uint64[2]`` array: ``[ROLLOUT]`` is the playout's generator
-  and ``[CHANCE_RNG]`` the state's own (when ``has_state_rng``), exactly as the Python engine
-  draws from ``rng`` and ``state.rng``.
+* plays the packed state on in place (:meth:`CompiledPlayouts.run`), drawing from SplitMix64
+  generators held in a ``uint64`` array: ``[ROLLOUT]`` is the playout's generator and
+  ``[CHANCE_RNG]`` the state's own (when ``has_state_rng``), exactly as the Python engine draws
+  from ``rng`` and ``state.rng``; for a policy whose rollout agents draw from generators of their
+  own, ``[POLICY_RNGS + seat]`` is each seat's agent's.
 
 Without numba (or with ``LUDUS_COMPILED=0`` in the environment) nothing here compiles: games
 return no compiled playouts and bots use the Python engine, slower, after one warning.
@@ -29,7 +30,7 @@ import os
 import time
 import warnings
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from .game import Game, State
@@ -38,6 +39,7 @@ from .rng import Rng
 
 __all__ = [
     "CHANCE_RNG",
+    "POLICY_RNGS",
     "ROLLOUT",
     "CompiledPlayouts",
     "available",
@@ -51,6 +53,9 @@ ROLLOUT = 0
 """Index of the playout's own generator in the generators array."""
 CHANCE_RNG = 1
 """Index of the state's generator (``state.rng``) in the generators array."""
+POLICY_RNGS = 2
+"""Index of seat 0's rollout-agent generator in the generators array (seat s at ``POLICY_RNGS + s``),
+for policies whose agents draw from generators of their own."""
 
 _MAX_SHUFFLE = 256
 """Longest sequence the compiled shuffle handles (the largest deck is far shorter)."""
@@ -245,12 +250,20 @@ class CompiledPlayouts(ABC):
         not end within :data:`~ludus.core.playout.MAX_PLAYOUT_DECISIONS`."""
 
     def playout(
-        self, state: State, rng: Rng, policy: str = "random", max_decisions: int | None = None
+        self,
+        state: State,
+        rng: Rng,
+        policy: str = "random",
+        max_decisions: int | None = None,
+        policy_rngs: Sequence[Rng] = (),
     ) -> Playout | None:
         """:func:`ludus.core.playout.playout` for ``policy``, compiled; None when not handled.
 
-        ``rng`` is advanced exactly as the Python playout would advance it; ``state`` and its
-        generator are left unchanged (a bot's determinization is thrown away after its playout).
+        ``rng`` is advanced exactly as the Python playout would advance it; so is each of
+        ``policy_rngs``, the generators of the seats' rollout agents (seat order) for a policy
+        whose agents draw from generators of their own (the heuristics that add noise).
+        ``state`` and its generator are left unchanged (a bot's determinization is thrown away
+        after its playout).
         """
         if policy not in self.policies:
             return None
@@ -258,7 +271,9 @@ class CompiledPlayouts(ABC):
         if packed is None:
             return None
         state_rng = state.rng
-        rngs = np.array([rng.state, 0 if state_rng is None else state_rng.state], dtype=np.uint64)
+        rngs = np.array(
+            [rng.state, 0 if state_rng is None else state_rng.state, *(r.state for r in policy_rngs)], dtype=np.uint64
+        )
         first = self.game_name not in _compile_seconds
         start = time.perf_counter() if first else 0.0
         cut = -1 if max_decisions is None else max_decisions
@@ -269,5 +284,7 @@ class CompiledPlayouts(ABC):
         if values[0] < 0:
             raise RuntimeError(f"{state.game.title} compiled playout did not end")
         rng.state = int(rngs[ROLLOUT])
+        for i, policy_rng in enumerate(policy_rngs):
+            policy_rng.state = int(rngs[POLICY_RNGS + i])
         n = (len(values) - 2) // 2
         return Playout(tuple(values[2 : 2 + n]), tuple(values[2 + n :]), int(values[0]), bool(values[1]))

@@ -15,7 +15,7 @@ import numpy as np
 
 from ludus.agents.base import make_agent
 from ludus.agents.ismcts import ISMCTSAgent
-from ludus.core.compiled import CHANCE_RNG, ROLLOUT, CompiledPlayouts
+from ludus.core.compiled import CHANCE_RNG, POLICY_RNGS, ROLLOUT, CompiledPlayouts
 from ludus.core.game import CHANCE, Action, Game, SeatView, State
 from ludus.core.playout import Policy, playout
 from ludus.core.rng import Rng
@@ -44,16 +44,20 @@ def determinization(state: State, seed: int) -> State | None:
     return state.game.sample_state(view, Rng(seed))
 
 
-def heuristic_policy(game: Game, options: Any) -> Policy:
+def policy_seed(seat: int) -> int:
+    """The seed of ``seat``'s rollout agent in an ``ISMCTSAgent(seed=0)``."""
+    return Rng(seat + 1).next_u64()
+
+
+def heuristic_policy(game: Game, options: Any, agents: dict[int, Any] | None = None) -> Policy:
     """The game's heuristic as an ISMCTS bot's rollouts play it (one agent per seat, seeded as
-    ``ISMCTSAgent(seed=0)`` seeds them). Only for heuristics that draw nothing from their
-    generator: the compiled heuristic playouts take no generator of theirs."""
-    agents: dict[int, Any] = {}
+    ``ISMCTSAgent(seed=0)`` seeds them); ``agents`` collects them, to read their generators."""
+    made: dict[int, Any] = {} if agents is None else agents
 
     def policy(state: State, seat: int, legal: Sequence[Action]) -> Action:
-        if seat not in agents:
-            agents[seat] = make_agent("heuristic", game, seed=Rng(seat + 1).next_u64())
-        return agents[seat].act(SeatView(game, options, seat, state.observation(seat), tuple(legal), ()))
+        if seat not in made:
+            made[seat] = make_agent("heuristic", game, seed=policy_seed(seat))
+        return made[seat].act(SeatView(game, options, seat, state.observation(seat), tuple(legal), ()))
 
     return policy
 
@@ -62,18 +66,22 @@ def assert_same_playout(
     compiled: CompiledPlayouts, state: State, seed: int, max_decisions: int | None = None, policy: str = "random"
 ) -> int:
     """Play ``state`` out with ``policy`` in Python and compiled from the same generators; assert
-    they match in every respect. Returns the number of decisions played."""
+    they match in every respect (for the heuristic policy, the seats' agents' generators too).
+    Returns the number of decisions played."""
+    n = state.num_seats()
+    agent_states = [Rng(policy_seed(seat)).state for seat in range(n)] if policy != "random" else []
     packed = compiled.pack(state)
     assert packed is not None, "the compiled playouts refuse a state the engine gave"
-    rngs = np.array([Rng(seed).state, 0 if state.rng is None else state.rng.state], dtype=np.uint64)
+    rngs = np.array([Rng(seed).state, 0 if state.rng is None else state.rng.state, *agent_states], dtype=np.uint64)
     cut = -1 if max_decisions is None else max_decisions
     out = compiled.run(packed, rngs, state.rng is not None, compiled.policies.index(policy), cut).tolist()
-    again = compiled.playout(state, Rng(seed), policy, max_decisions)  # the public wrapper
+    wrapper_rngs = [Rng(policy_seed(seat)) for seat in range(n)] if policy != "random" else []
+    again = compiled.playout(state, Rng(seed), policy, max_decisions, wrapper_rngs)  # the public wrapper
 
     python_state, rng = state.clone(), Rng(seed)
-    python_policy = None if policy == "random" else heuristic_policy(state.game, state.options)
+    agents: dict[int, Any] = {}
+    python_policy = None if policy == "random" else heuristic_policy(state.game, state.options, agents)
     expected = playout(python_state, rng, python_policy, max_decisions)
-    n = state.num_seats()
     assert out[0] == expected.decisions
     assert bool(out[1]) == expected.finished
     assert tuple(out[2 : 2 + n]) == expected.scores
@@ -81,10 +89,14 @@ def assert_same_playout(
     assert int(rngs[ROLLOUT]) == rng.state
     if python_state.rng is not None:
         assert int(rngs[CHANCE_RNG]) == python_state.rng.state
+    for seat in range(len(agent_states)):  # an agent that never decided kept its first state
+        want = agents[seat].rng.state if seat in agents else agent_states[seat]
+        assert int(rngs[POLICY_RNGS + seat]) == want
+        assert wrapper_rngs[seat].state == want
     final = compiled.pack(python_state)
     assert final is not None
-    for got, want in zip(packed, final):
-        assert np.array_equal(got, want), "the compiled final position differs from the engine's"
+    for got, want_array in zip(packed, final):
+        assert np.array_equal(got, want_array), "the compiled final position differs from the engine's"
     assert again == expected
     return expected.decisions
 
