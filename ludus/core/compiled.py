@@ -104,8 +104,9 @@ def warm_up(game: Game) -> float:
         return 0.0
     start = time.perf_counter()
     state = game.new_initial_state(None, seed=0)
-    for policy in playouts.policies:
-        playouts.playout(state.clone(), Rng(0), policy)
+    for policy in playouts.policies:  # a heuristic gets each seat's agent's generator, as bots give it
+        agents = [] if policy == "random" else [Rng(seat) for seat in range(state.num_seats())]
+        playouts.playout(state.clone(), Rng(0), policy, None, agents)
     return time.perf_counter() - start
 
 
