@@ -1,8 +1,9 @@
 """Gorus Arena playouts compiled with numba: the rules of :mod:`.rules`, over integer arrays.
 
 The Python engine stays the reference; this module only plays a state on to the end (or to
-a cut) with the random policy, exactly as :func:`ludus.core.playout.playout` does: the same
-legal moves in the same order, the same draws from the same generators, the same scores.
+a cut) with the random policy or with :class:`~.heuristic.GorusArenaHeuristic`, exactly as
+:func:`ludus.core.playout.playout` does: the same legal moves in the same order, the same
+moves chosen, the same draws from the same generators, the same scores.
 ``tests/games/gorus_arena/test_compiled.py`` checks that over thousands of seeded games in
 every mode.
 
@@ -24,12 +25,14 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ...core.compiled import CHANCE_RNG, ROLLOUT, CompiledPlayouts, njit, rng_below
+from ...core.compiled import CHANCE_RNG, POLICY_RNGS, ROLLOUT, CompiledPlayouts, njit, rng_below, rng_random
 from ...core.game import State
 from ...core.playout import MAX_PLAYOUT_DECISIONS
+from ...core.rng import Rng
 from .actions import INCOME
 from .cards import ACTIONS, CARD, GLADIATOR_MASK, KIND_MASK, KINDS, MAX_SEATS, NUM_CARDS, POINTS, STRENGTH
 from .cards import DEFENCE as CARD_DEFENCE
+from .heuristic import NOISE, Weights
 from .options import (
     ATTACK_TARGETS,
     AUCTIONS,
@@ -108,6 +111,8 @@ SRC_OWN, SRC_MARKET = 0, 1
 T_STRENGTH, T_DEFENCE, T_POINTS, T_GLAD, T_INCOME, T_RECRUIT, T_ATTACK, T_GUARD = range(8)
 K_COST, K_GLAD, K_MASK0, K_MASK1 = range(8, 12)
 T_RULES = 12
+T_KIND = 13
+"""Card id -> the index of its kind in ``KINDS`` (the heuristic's plan names a kind)."""
 R_HAND, R_PLAN, R_DRAW, R_MARKET, R_CPP, R_INCOME, R_GLAD0, R_GLAD1, R_NKINDS, R_NCARDS = range(10)
 
 # action codes: type * A_SCALE + argument (a kind index or a card id)
@@ -130,7 +135,7 @@ def _words(mask: int) -> tuple[int, int]:
 
 def _table() -> Any:
     """The card, kind and rule values the compiled rules read (from :mod:`.cards`, :mod:`.rules`)."""
-    tab = np.zeros((T_RULES + 1, max(NUM_CARDS, len(KINDS), 10)), dtype=np.int64)
+    tab = np.zeros((T_KIND + 1, max(NUM_CARDS, len(KINDS), 10)), dtype=np.int64)
     for c in range(NUM_CARDS):
         acts = ACTIONS[c]
         tab[:K_COST, c] = (
@@ -143,6 +148,9 @@ def _table() -> Any:
             int("attack" in acts),
             int("defence" in acts),
         )
+    index = {kind.key: k for k, kind in enumerate(KINDS)}
+    for c in range(NUM_CARDS):
+        tab[T_KIND, c] = index[CARD[c].key]
     for k, kind in enumerate(KINDS):
         tab[K_COST:T_RULES, k] = (kind.cost, int(kind.gladiator), *_words(KIND_MASK[kind.key]))
     tab[T_RULES, :10] = (
@@ -764,10 +772,181 @@ def _apply(st: Any, tab: Any, work: Any, seat: int, action: int) -> None:
     _advance(st, tab, work)
 
 
+# ------------------------------------------------------------------ the heuristic (policy 1)
+# :class:`~.heuristic.GorusArenaHeuristic` from the deciding seat's view: every value is worked
+# out with the same float operations in the same order as the Python bot (its weights come in
+# ``wt``; the few constants written into its code are written here too), and the noise is one
+# draw from the seat's agent generator per legal move, in the order of the legal moves.
+W_COIN, W_ENGINE, W_ATTACK, W_RECRUIT, W_DEFENCE, W_RISK, W_KILL, W_NOISE = range(8)
+
+
+def _weights() -> Any:
+    """The heuristic's default weights and its noise, in the order of the ``W_*`` indices."""
+    w = Weights()
+    return np.array([w.coin, w.engine, w.attack, w.recruit, w.defence, w.risk, w.kill, NOISE], dtype=np.float64)
+
+
+WEIGHTS = _weights()
+
+
 @njit
-def _run(st: Any, tab: Any, rngs: Any, has_state_rng: bool, max_decisions: int, most: int) -> Any:
-    """:func:`ludus.core.playout.playout` with the random policy, on the packed state in place."""
+def _h_plan(st: Any, tab: Any, seat: int) -> int:
+    """``plan``: the hand card first by (group, -strength), the lowest id on a tie (a stable sort
+    of the sorted hand), placed by its kind."""
+    defence_first = st[O_DEFENCE] == 1  # execution
+    h = _mask(M_HAND, seat)
+    best = -1
+    best_group = 0
+    best_strength = 0
+    for w in range(2):
+        m = st[h + w]
+        while m:
+            low = m & -m
+            c = w * WORD + _pop(low - 1)
+            m ^= low
+            if tab[T_GUARD, c]:
+                group = -1 if defence_first else 3
+            elif tab[T_ATTACK, c]:
+                group = 0
+            elif tab[T_RECRUIT, c]:
+                group = 2
+            else:
+                group = 1
+            strength = -tab[T_STRENGTH, c]
+            if best < 0 or group < best_group or (group == best_group and strength < best_strength):
+                best = c
+                best_group = group
+                best_strength = strength
+    return A_PLACE * A_SCALE + tab[T_KIND, best]
+
+
+@njit
+def _h_action_worth(tab: Any, wt: Any, c: int, rounds_left: int, players: int) -> float:
+    """``action_worth`` of card ``c``'s actions (the max is the same whatever their order)."""
+    best = 0.0
+    count = 0
+    if tab[T_INCOME, c]:
+        v = tab[T_RULES, R_INCOME] * wt[W_COIN]
+        if count == 0 or v > best:
+            best = v
+        count += 1
+    if tab[T_RECRUIT, c]:
+        v = wt[W_RECRUIT] if rounds_left > 1 else wt[W_RECRUIT] / 3
+        if count == 0 or v > best:
+            best = v
+        count += 1
+    if tab[T_ATTACK, c]:
+        x = wt[W_ATTACK] * (tab[T_STRENGTH, c] - 2)
+        v = (x if x > 0.0 else 0.0) * 2 / players
+        if count == 0 or v > best:
+            best = v
+        count += 1
+    if tab[T_GUARD, c]:
+        v = wt[W_DEFENCE]
+        if count == 0 or v > best:
+            best = v
+        count += 1
+    return best + 0.2 * (count - 1)
+
+
+@njit
+def _h_card_worth(st: Any, tab: Any, wt: Any, seat: int, c: int) -> float:
+    """``card_worth`` of card ``c``'s kind for ``seat``."""
+    rounds_left = st[O_ROUNDS] - st[I_ROUND]
+    h = _mask(M_HAND, seat)
+    d = _mask(M_DECK, seat)
+    x = _mask(M_DISCARD, seat)
+    own = _pop(st[h] | st[d]) + _pop(st[h + 1] | st[d + 1]) + st[S_PLAN_LEN + seat]
+    own += _pop(st[x]) + _pop(st[x + 1])
+    for j in range(st[S_ARENA_LEN + seat]):
+        if not _dead(st, st[OFF_ARENA + seat * ROW + j]):
+            own += 1
+    share = 2.5 / (own + 1)
+    plays = 1.0 + (rounds_left - 1) * (share if share < 1.0 else 1.0)
+    points = tab[T_POINTS, c] - (wt[W_RISK] * (5 - tab[T_DEFENCE, c]) if tab[T_GLAD, c] else 0.0)
+    return points + wt[W_ENGINE] * plays * _h_action_worth(tab, wt, c, rounds_left, st[I_N])
+
+
+@njit
+def _h_value(st: Any, tab: Any, wt: Any, seat: int, action: int) -> float:
+    """``value``: the worth of a move in end-of-game points (pass is 0)."""
+    kind = action // A_SCALE
+    arg = action % A_SCALE
+    coins = st[S_COINS + seat]
+    cpp = tab[T_RULES, R_CPP]
+    last = st[I_ROUND] >= st[O_ROUNDS]
+    if kind == A_INCOME:
+        if last:
+            return float((coins + tab[T_RULES, R_INCOME]) // cpp - coins // cpp)
+        return tab[T_RULES, R_INCOME] * wt[W_COIN]
+    if kind in (A_RECRUIT, A_PICK):
+        c = _lowest(st[G_MARKET] & tab[K_MASK0, arg], st[G_MARKET + 1] & tab[K_MASK1, arg])
+        if kind == A_PICK:
+            return _h_card_worth(st, tab, wt, seat, c)
+        cost = tab[K_COST, arg]
+        if last:
+            return tab[T_POINTS, c] - (coins // cpp - (coins - cost) // cpp) - 0.01
+        return _h_card_worth(st, tab, wt, seat, c) - cost * wt[W_COIN]
+    if kind == A_ATTACK:
+        target = arg
+        victim = _owner(st, target)
+        guard = tab[T_DEFENCE, target]
+        if victim >= 0 and st[S_SHIELD + victim] > guard:
+            guard = st[S_SHIELD + victim]
+        if not tab[T_STRENGTH, st[I_PCARD]] > guard:
+            return -1.0
+        worth = float(tab[T_POINTS, target])
+        waiting = True
+        if st[I_TIED]:  # a tied auction: a queued card acts even if killed now
+            for i in range(st[I_NQUEUE]):
+                if st[OFF_QUEUE + 2 * i + 1] == target:
+                    waiting = False
+        if waiting:
+            shown = False
+            for s in range(st[I_N]):
+                for j in range(st[S_ARENA_LEN + s]):
+                    if st[OFF_ARENA + s * ROW + j] == target:
+                        shown = True
+            waiting = shown and st[G_ACTED + target // WORD] & _bit(target) == 0
+        if waiting:
+            worth += 0.8
+        if not last:
+            worth += 0.3 * _h_action_worth(tab, wt, target, 3, 2)
+        if victim >= 0:
+            top = -(1 << 62)
+            for s in range(st[I_N]):
+                if s != seat:
+                    v = _score(st, tab, s)
+                    if v > top:
+                        top = v
+            if _score(st, tab, victim) == top:
+                worth += 0.5
+        return worth * wt[W_KILL]
+    return 0.0  # pass
+
+
+@njit
+def _h_choose(st: Any, tab: Any, wt: Any, work: Any, rngs: Any, seat: int, count: int) -> int:
+    """``act`` among the ``count`` legal moves (two or more) at the start of the work array."""
+    if st[I_PHASE] == P_PLAN:
+        return _h_plan(st, tab, seat)
+    best = 0
+    best_value = 0.0
+    for i in range(count):
+        v = _h_value(st, tab, wt, seat, work[i]) + wt[W_NOISE] * rng_random(rngs, POLICY_RNGS + seat)
+        if i == 0 or v > best_value:
+            best = i
+            best_value = v
+    return work[best]
+
+
+@njit
+def _run(st: Any, tab: Any, wt: Any, rngs: Any, has_state_rng: bool, policy: int, max_decisions: int, most: int) -> Any:
+    """:func:`ludus.core.playout.playout` with the random policy (0) or the heuristic (1), on the
+    packed state in place."""
     n = st[I_N]
+    if policy != 0 and rngs.shape[0] < POLICY_RNGS + n:
+        raise ValueError("the heuristic needs a generator for every seat's agent")
     work = np.empty(2 * tab.shape[1] + 8 + W_BIDS, dtype=np.int64)
     limit = most if max_decisions < 0 else max_decisions
     out = np.zeros(2 + 2 * n, dtype=np.float64)
@@ -807,7 +986,12 @@ def _run(st: Any, tab: Any, rngs: Any, has_state_rng: bool, max_decisions: int, 
                         out[2 + n + s] = 1.0 / count
             return out
         count = _legal(st, tab, work, seat)
-        action = work[0] if count == 1 else work[rng_below(rngs, ROLLOUT, count)]
+        if count == 1:
+            action = work[0]
+        elif policy == 0:
+            action = work[rng_below(rngs, ROLLOUT, count)]
+        else:
+            action = _h_choose(st, tab, wt, work, rngs, seat, count)
         _apply(st, tab, work, seat, action)
         if has_state_rng:
             while _current(st) == SEAT_CHANCE:
@@ -834,10 +1018,11 @@ def _option_codes(o: GorusArenaOptions) -> list[int]:
 
 
 class GorusArenaPlayouts(CompiledPlayouts):
-    """Random playouts of Gorus Arena, every option and player count, compiled."""
+    """Gorus Arena playouts compiled: the random policy and the heuristic, every option and
+    player count."""
 
     game_name: ClassVar[str] = "gorus-arena"
-    policies: ClassVar[tuple[str, ...]] = ("random",)
+    policies: ClassVar[tuple[str, ...]] = ("random", "heuristic")
 
     def __init__(self) -> None:
         self._options: dict[GorusArenaOptions, list[int]] = {}
@@ -899,9 +1084,22 @@ class GorusArenaPlayouts(CompiledPlayouts):
         return (np.fromiter(flat, np.int64, SIZE),)
 
     def run(self, packed: tuple[Any, ...], rngs: Any, has_state_rng: bool, policy: int, max_decisions: int) -> Any:
-        return _run(packed[0], TABLE, rngs, has_state_rng, max_decisions, MAX_PLAYOUT_DECISIONS)
+        st = packed[0]
+        if policy and rngs.shape[0] < POLICY_RNGS + int(st[I_N]):
+            need = POLICY_RNGS + int(st[I_N])
+            # The heuristic draws its noise from each seat's agent generator. A caller that
+            # brings none (``warm_up``) gets agents made with the default seed, as
+            # ``GorusArenaHeuristic()`` is; their final states are not handed back.
+            full = np.full(need, _DEFAULT_AGENT_STATE, dtype=np.uint64)
+            full[: rngs.shape[0]] = rngs
+            out = _run(st, TABLE, WEIGHTS, full, has_state_rng, policy, max_decisions, MAX_PLAYOUT_DECISIONS)
+            rngs[:] = full[: rngs.shape[0]]
+            return out
+        return _run(st, TABLE, WEIGHTS, rngs, has_state_rng, policy, max_decisions, MAX_PLAYOUT_DECISIONS)
 
 
+_DEFAULT_AGENT_STATE = Rng(0).state
+"""The generator state of an agent made with the default seed."""
 _NONE = [-1] * (ROW * MS + 4 * (MS + 1))
 """Padding for the rows a state does not fill."""
 _ZERO = [0] * (2 * MS)

@@ -10,6 +10,7 @@ import pytest
 
 pytest.importorskip("numba")
 
+from ludus.agents.ismcts import level_budget
 from ludus.core.game import CHANCE, State
 from ludus.core.playout import playout
 from ludus.core.rng import Rng
@@ -107,6 +108,115 @@ def test_stored_games_legacy_options_play_as_in_python(compiled: Any) -> None:
     check_game(compiled, GAME, [options], 20, cuts=CUTS)
 
 
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_heuristic_each_option_plays_as_in_python(compiled: Any, players: int) -> None:
+    """The compiled heuristic chooses the Python heuristic's move at every decision (its plan
+    order, its values to the last bit, its noise from the seat agent's own generator)."""
+    options = _one_change(players)
+    decisions = check_game(compiled, GAME, options, 30, prefix=60, cuts=CUTS, policy="heuristic")
+    assert decisions > 30 * len(options) * 5
+
+
+def test_heuristic_mixed_options_play_as_in_python(compiled: Any) -> None:
+    """The heuristic over seeded random combinations of all the options at once."""
+    rng = Rng(77)
+    options = []
+    for _ in range(160):
+        players = 2 + rng.below(4)
+        values = {name: vals[rng.below(len(vals))] for name, vals in CHOICES.items()}
+        options.append(
+            GAME.parse_options(
+                {
+                    "players": players,
+                    "rounds": 1 + rng.below(8),
+                    "first_player": 1 + rng.below(players),
+                    **{name.replace("_", "-"): v for name, v in values.items()},
+                }
+            )
+        )
+    decisions = check_game(compiled, GAME, options, 4, prefix=40, cuts=CUTS, policy="heuristic")
+    assert decisions > 160 * 4 * 5
+
+
+def test_heuristic_from_the_first_move_and_the_last(compiled: Any) -> None:
+    """Whole heuristic games from the deal (every plan chosen by the bot), and a finished game
+    that plays nothing."""
+    for players in (2, 3, 4, 5):
+        for seed in range(10):
+            options = GAME.parse_options({"players": players, "rounds": 1 + seed % 9})
+            state = GAME.new_initial_state(options, seed=seed)
+            assert assert_same_playout(compiled, state, seed, None, "heuristic") > 0
+    state = GAME.new_initial_state(GAME.parse_options({"players": 3}), seed=4)
+    while state.current_seats():
+        seat = state.current_seats()[0]
+        state.apply(state.legal_actions(seat)[-1], seat)
+    assert assert_same_playout(compiled, state, 1, None, "heuristic") == 0
+
+
+def test_heuristic_values_are_the_pythons_to_the_bit(compiled: Any) -> None:
+    """Every legal move's value, compiled, is the Python heuristic's float exactly (not only
+    the same choice, which the noise would hide), and the plan places the same card, from
+    positions of seeded games under mixed options."""
+    import numpy as np
+
+    from ludus.games.gorus_arena import compiled as module
+    from ludus.games.gorus_arena.heuristic import GorusArenaHeuristic
+
+    bot = GorusArenaHeuristic()
+    rng = Rng(31)
+    valued = planned = 0
+    work = np.empty(2 * module.TABLE.shape[1] + 8 + module.W_BIDS, dtype=np.int64)
+    for i in range(300):
+        players = 2 + i % 4
+        values = {name: vals[rng.below(len(vals))] for name, vals in CHOICES.items()}
+        options = GAME.parse_options(
+            {"players": players, "rounds": 1 + rng.below(8), **{k.replace("_", "-"): v for k, v in values.items()}}
+        )
+        state = random_prefix(GAME, options, i, 120)
+        seats = state.current_seats()
+        if not seats or seats[0] == CHANCE:
+            continue
+        seat = seats[0]
+        view = state.view(seat)
+        (st,) = compiled.pack(state)
+        count = module._legal(st, module.TABLE, work, seat)
+        assert count == len(view.legal_actions)
+        codes = work[:count].copy()
+        if state.phase == "plan":  # type: ignore[attr-defined]
+            if count > 1:
+                want = view.legal_actions.index(bot.plan(view))
+                assert module._h_plan(st, module.TABLE, seat) == codes[want]
+                planned += 1
+            continue
+        for code, action in zip(codes, view.legal_actions):
+            assert module._h_value(st, module.TABLE, module.WEIGHTS, seat, code) == bot.value(view, action)
+            valued += 1
+    assert valued > 300 and planned > 30
+
+
+def test_heuristic_without_agent_generators_plays_default_agents(compiled: Any) -> None:
+    """A caller that brings no agent generators (``warm_up`` does not) gets the game played by
+    agents made with the default seed, and nothing out of bounds."""
+    from ludus.core.compiled import warm_up
+    from ludus.core.game import SeatView
+    from ludus.games.gorus_arena.heuristic import GorusArenaHeuristic
+
+    assert warm_up(GAME) > 0
+    for players in (2, 3, 5):
+        options = GAME.parse_options({"players": players})
+        for seed in range(4):
+            state = random_prefix(GAME, options, seed, 30)
+            agents = [GorusArenaHeuristic() for _ in range(players)]
+
+            def policy(st: State, seat: int, legal: Any, agents: Any = agents, options: Any = options) -> Any:
+                return agents[seat].act(SeatView(GAME, options, seat, st.observation(seat), tuple(legal), ()))
+
+            python_rng, rng = Rng(seed), Rng(seed)
+            expected = playout(state.clone(), python_rng, policy)
+            assert compiled.playout(state, rng, "heuristic") == expected
+            assert rng.state == python_rng.state
+
+
 def _played(state: State, seed: int) -> Counter[str]:
     """The kinds of move and chance outcome the Python playout from ``state`` plays."""
     st = state.clone()
@@ -115,11 +225,13 @@ def _played(state: State, seed: int) -> Counter[str]:
     return Counter(type(a).__name__ for _, a in st.history[before:])
 
 
+@pytest.mark.parametrize("policy", ["random", "heuristic"])
 @pytest.mark.parametrize("refill", REFILLS)
-def test_market_refills_play_as_in_python(compiled: Any, refill: str) -> None:
+def test_market_refills_play_as_in_python(compiled: Any, refill: str, policy: str) -> None:
     """Hands left empty take gladiators from the market (picked, or drawn at random): with
     used cards put away for good that happens every few rounds. The states are checked from
-    every point of seeded games, picks included, and must have played such refills."""
+    every point of seeded games, picks included, and must have played such refills (the
+    heuristic values each pick by what the card should bring)."""
     kinds: Counter[str] = Counter()
     checked = 0
     for players in (2, 3, 5):
@@ -132,10 +244,10 @@ def test_market_refills_play_as_in_python(compiled: Any, refill: str) -> None:
                 if step % 5 == 0 or state.picker() is not None:  # type: ignore[attr-defined]
                     seed = 7 * step + g
                     kinds += _played(state, seed)
-                    assert_same_playout(compiled, state, seed, CUTS[step % len(CUTS)])
+                    assert_same_playout(compiled, state, seed, CUTS[step % len(CUTS)], policy)
                     sample = determinization(state, seed)
                     if sample is not None:
-                        assert_same_playout(compiled, sample, seed + 1)
+                        assert_same_playout(compiled, sample, seed + 1, None, policy)
                     checked += 1
                 seat = state.current_seats()[0]
                 legal = state.legal_actions(seat)
@@ -146,8 +258,9 @@ def test_market_refills_play_as_in_python(compiled: Any, refill: str) -> None:
     assert kinds["Attack"] > 0 and kinds["Recruit"] > 0
 
 
+@pytest.mark.parametrize("policy", ["random", "heuristic"])
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_explicit_chance_plays_as_in_python(compiled: Any, players: int) -> None:
+def test_explicit_chance_plays_as_in_python(compiled: Any, players: int, policy: str) -> None:
     """A state without a generator of its own (chance explicit) takes its draws from the
     playout's generator, as ``sample_chance`` does in the Python playout."""
     for i, refill in enumerate(REFILLS * 12):
@@ -164,7 +277,7 @@ def test_explicit_chance_plays_as_in_python(compiled: Any, players: int) -> None
             legal = state.legal_actions(seats[0])
             state.apply(legal[rng.below(len(legal))], seats[0])
         assert state.rng is None
-        assert_same_playout(compiled, state, 5 * i + 1, CUTS[i % len(CUTS)])
+        assert_same_playout(compiled, state, 5 * i + 1, CUTS[i % len(CUTS)], policy)
 
 
 def test_pack_reads_the_state_and_leaves_it(compiled: Any) -> None:
@@ -193,6 +306,16 @@ def test_search_is_the_same_with_compiled_playouts(players: int) -> None:
     options = GAME.parse_options({"players": players})
     assert_same_search(GAME, options, views=3, iterations=40, rollout="random")
     assert_same_search(GAME, options, views=2, iterations=20, rollout="random", horizon=6)
+
+
+@pytest.mark.parametrize("level", ["easy", "hard"])
+def test_levels_search_the_same_with_compiled_playouts(level: str) -> None:
+    """The game's own levels (heuristic rollouts) find the same statistics compiled."""
+    budget = level_budget(level, GAME)
+    assert budget.rollout == "heuristic"
+    settings = dataclasses.asdict(budget)
+    for players in (2, 3, 4, 5):
+        assert_same_search(GAME, GAME.parse_options({"players": players}), views=2, **settings)
 
 
 def test_no_compiled_playouts_when_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
