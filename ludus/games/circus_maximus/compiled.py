@@ -1,7 +1,9 @@
 """Circus Maximus compiled playouts: the rules of :mod:`.rules` over integer arrays, for numba.
 
-A random playout here plays exactly the game :func:`ludus.core.playout.playout` plays with the
-Python engine from the same state and generators: the legal moves come out in the order of
+A playout here, random or with the heuristic of :mod:`.heuristic` (policy ``"heuristic"``:
+the same scores to the last bit, the same noise from each seat's agent's generator), plays
+exactly the game :func:`ludus.core.playout.playout` plays with the Python engine from the same
+state and generators: the legal moves come out in the order of
 ``CircusMaximusState.legal_actions`` (the superset of ``_candidates`` filtered by ``_check``,
 rebuilt here as direct conditions), every move changes the same card ids (the lowest id of a
 kind, as ``_low`` takes them), chance draws walk the card kinds in order as ``sample_chance``
@@ -28,7 +30,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ...core.compiled import CHANCE_RNG, ROLLOUT, CompiledPlayouts, njit, rng_below
+from ...core.compiled import CHANCE_RNG, POLICY_RNGS, ROLLOUT, CompiledPlayouts, njit, rng_below, rng_random
 from ...core.game import State
 from ...core.playout import MAX_PLAYOUT_DECISIONS
 from .cards import (
@@ -45,6 +47,7 @@ from .cards import (
     TICKET_AND_VISITOR,
     CardData,
 )
+from .heuristic import EFFECT_VALUE, START_CARD_VALUE
 from .rules import TASKS, CircusMaximusState
 
 __all__ = ["PLAYOUTS", "CircusMaximusPlayouts"]
@@ -101,7 +104,9 @@ _M_ALL_VISITORS = 6
 _M_VENUE_TKT = 7  # 3 venues
 _M_TRADER_COINS = 10  # ranks 1-8
 _M_MAX_ACTIONS = 18
-_M_SIZE = 19
+_M_CAESAR_KEY = 19  # the visitor kind keyed "caesar" (heuristic.py goes by that key), -1 for none
+_M_CAESAR_KEY_MASK = 20
+_M_SIZE = 21
 
 # chance task codes: their index in rules.TASKS
 _T_FAVOUR, _T_TICKET, _T_SPECIAL, _T_SETUP_VISITORS, _T_VISITOR, _T_VISITOR_CHOICE, _T_TICKET_PLAYER = range(7)
@@ -772,6 +777,547 @@ def _play(S: Any, lines: Any, draws: Any, TKT: Any, VIS: Any, FAV: Any, M: Any, 
     _advance(S, lines, draws, FAV, M)
 
 
+# ------------------------------------------------------------------ the heuristic
+# heuristic.py's CircusMaximusHeuristic, seat by seat from what the seat sees (everything on the
+# table is public). Every score is the same float expression in the same order as there; the
+# per-decision working (tickets per venue, buyers, odds, prizes of each line, rivals' best
+# traders) is worked out once per decision into the workspace arrays below, as heuristic.py
+# caches it once per ``act`` (all of it is pure, so working it out eagerly changes nothing).
+_POLICY_RANDOM, _POLICY_HEURISTIC = 0, 1
+
+
+def _inline(fn: Any) -> Any:
+    """``njit`` inlined into its callers by numba: a call passing a dozen arrays costs more than
+    a move's whole score (each array is reference-counted on the way in and out)."""
+    import numba
+
+    return numba.njit(cache=True, nogil=True, inline="always")(fn)
+
+
+_START_CARD_VALUE = float(START_CARD_VALUE)
+_HW = 80  # room for one line's prizes (a display, the forum or a venue's buyers)
+
+# float table of the heuristic (``_HF_*``), made per card file
+_HF_TICKET_VISITOR_BASE = 0
+_HF_EFFECT = 1  # 9 favour kinds: EFFECT_VALUE by kind
+_HF_SIZE = 1 + _NF
+
+
+@njit
+def _sort_desc_f(a: Any, n: int) -> None:
+    for i in range(1, n):
+        x = a[i]
+        j = i - 1
+        while j >= 0 and a[j] < x:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = x
+
+
+@njit
+def _sort_desc_i(a: Any, n: int) -> None:
+    for i in range(1, n):
+        x = a[i]
+        j = i - 1
+        while j >= 0 and a[j] < x:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = x
+
+
+@njit
+def _top_rank(hand: int) -> int:
+    """The highest rank in a hand of traders (bit rank - 1), 0 for none."""
+    for r in range(8, 0, -1):
+        if (hand >> (r - 1)) & 1:
+            return r
+    return 0
+
+
+@njit
+def _h_prepare(
+    S: Any,
+    lines: Any,
+    TKT: Any,
+    VIS: Any,
+    FAV: Any,
+    M: Any,
+    HF: Any,
+    me: int,
+    wi: Any,
+    wf: Any,
+    tbv: Any,
+    buyers: Any,
+    prizes: Any,
+    bests: Any,
+) -> None:
+    """What ``act`` works out at most once per decision, for seat ``me``.
+
+    wi (int64): [0:3] tickets per venue still in play, [3:6] buyers per venue, [6:11] my
+    traders queued per line, [11] spare traders, [12:17] prizes per line (-1: no reason to
+    queue there), [17:22] my cap per line, [22:27] sellers per line (seat mask), [27:32]
+    rivals per line in ``bests``, [32:35] whether a venue has buyers.
+    wf (float64): [0:3] chance a ticket finds a buyer, [3:6] buyers' average coins,
+    [6:15] each favour kind's worth, [16 + 9 * line + rank] the gains worked out (NaN: not yet).
+    The lines' prizes, rivals and gains are made only where traders are being placed (the
+    only moves scored with them).
+    """
+    n = S[_S_N]
+    nt = M[_M_NT]
+    stage = S[_S_STAGE]
+    late = S[_S_DAY] == 3 and stage >= 2
+    mult = 0.3 if late else 1.0
+    for f in range(_NF):
+        wf[6 + f] = FAV[f, 1] + mult * HF[_HF_EFFECT + f]
+    # tickets per seat and venue (by key prefix, which is the kind's venue)
+    for s in range(n):
+        for v in range(4):
+            tbv[s, v] = 0
+        hand_t = S[_H_TICKETS + s]
+        if hand_t:
+            for t in range(nt):
+                c = _pop(hand_t & TKT[t, 0])
+                if c:
+                    tbv[s, TKT[t, 1]] += c
+    forum = S[_S_FORUM]
+    for v in range(3):
+        wi[v] = 0
+    for t in range(nt):
+        c = _pop(forum & TKT[t, 0])
+        if c:
+            wi[TKT[t, 1]] += c
+    for s in range(n):
+        for v in range(3):
+            wi[v] += tbv[s, v]
+    # buyers per venue, best first, and the odds of a ticket there
+    ckey = M[_M_CAESAR_KEY]
+    for v in range(3):
+        here = S[_S_VENUE_VIS + v]
+        nb = 0
+        for vk in range(M[_M_NV]):
+            if vk == ckey:
+                continue
+            c = _pop(here & VIS[vk, 0])
+            for _ in range(c):
+                buyers[v, nb] = VIS[vk, 1]
+                nb += 1
+        _sort_desc_i(buyers[v], nb)
+        wi[3 + v] = nb
+        if nb == 0:
+            wi[32 + v] = 0
+            wf[v] = 0.0
+            wf[3 + v] = 0.0
+        else:
+            wi[32 + v] = 1
+            demand = max(1, wi[v])
+            chance = nb / demand
+            wf[v] = 1.0 if chance >= 1.0 else chance
+            tot = 0
+            for j in range(nb):
+                tot += buyers[v, j]
+            wf[3 + v] = tot / nb
+    # my traders queued per line
+    for li in range(5):
+        q = 0
+        for i in range(S[_S_LINE_LEN + li]):
+            if (lines[li, i] & 15) == me:
+                q += 1
+        wi[6 + li] = q
+    hand = _pop(S[_H_HANDS + me])
+    if stage == 3:
+        unsold = 0
+        for v in range(3):
+            unsold += max(0, tbv[me, v] - wi[6 + 2 + v])
+        wi[11] = hand - unsold
+    else:
+        wi[11] = hand - (_pop(S[_H_TICKETS + me]) + (wi[6 + 1] if stage == 2 else 0))
+    # the forum's prizes: its tickets' values, best first
+    k = 0
+    for t in range(nt):
+        c = _pop(forum & TKT[t, 0])
+        if c:
+            val = _h_ticket_value(S, TKT, wi, wf, t)
+            for _ in range(c):
+                prizes[1, k] = val
+                k += 1
+    _sort_desc_f(prizes[1], k)
+    wi[13] = k
+    if S[_S_RESOLVING] or S[_S_PENDING] >= 0:
+        return  # what follows only scores placing traders (Place and Replay)
+    for k in range(16, wf.shape[0]):
+        wf[k] = np.nan  # no gain of a line worked out yet
+    # the villa's prizes
+    display = S[_S_FAV_DISPLAY]
+    k = 0
+    for f in range(_NF):
+        c = _pop(display & FAV[f, 0])
+        for _ in range(c):
+            prizes[0, k] = wf[6 + f]
+            k += 1
+    card_there = S[_S_SP_AT_VILLA] != 0
+    if S[_S_START_EXTRA]:
+        if card_there:
+            prizes[0, k] = _START_CARD_VALUE
+            k += 1
+        _sort_desc_f(prizes[0], k)
+    else:
+        _sort_desc_f(prizes[0], k)
+        if k == 0 and card_there:
+            prizes[0, 0] = 0.0
+            k = 1
+        if card_there:
+            prizes[0, 0] += _START_CARD_VALUE
+    wi[12] = k
+    # the venues' prizes
+    my_tickets = S[_H_TICKETS + me]
+    for v in range(3):
+        li = 2 + v
+        mine = tbv[me, v]
+        caesar = (
+            (S[_S_VENUE_VIS + v] & M[_M_CAESAR_KEY_MASK]) != 0 and not S[_S_CAESAR_USED] and S[_H_FAVOURS + me] != 0
+        )
+        if mine - wi[6 + li] <= 0 and not caesar:
+            wi[12 + li] = -1
+            continue
+        bonus = S[_S_BONUS + v]
+        best_ticket = 0
+        first = True
+        for t in range(nt):
+            if TKT[t, 1] == v and my_tickets & TKT[t, 0] and (first or TKT[t, 2] > best_ticket):
+                best_ticket = TKT[t, 2]
+                first = False
+        add = float(best_ticket) if mine else -1.0
+        nb = wi[3 + v]
+        for j in range(nb):
+            prizes[li, j] = float(buyers[v, j] + bonus) + add
+        wi[12 + li] = nb
+        sellers = 0
+        for s in range(n):
+            if s != me and tbv[s, v] > 0:
+                sellers |= 1 << s
+        wi[22 + li] = sellers
+        wi[17 + li] = max(mine, 1 if caesar else 0)
+    # rivals still placing, and their best traders, per line
+    passed = S[_S_PASSED]
+    for li in range(5):
+        r = 0
+        for s in range(n):
+            if s == me or (passed >> s) & 1:
+                continue
+            if li >= 2:
+                held = tbv[s, li - 2]
+                for i in range(S[_S_LINE_LEN + li]):
+                    if (lines[li, i] & 15) == s:
+                        held -= 1
+                if held <= 0:
+                    continue
+            bests[li, r] = _top_rank(S[_H_HANDS + s])
+            r += 1
+        wi[27 + li] = r
+
+
+@_inline
+def _h_ticket_value(S: Any, TKT: Any, wi: Any, wf: Any, t: int) -> float:
+    """``_ticket_value``: expected coins of holding a ticket of kind ``t``."""
+    v = TKT[t, 1]
+    if not wi[32 + v]:
+        return 0.0
+    return wf[v] * (TKT[t, 2] + wf[3 + v] + S[_S_BONUS + v])
+
+
+@_inline
+def _h_served_capped(
+    lines: Any, li: int, length: int, ins: int, me: int, prizes: Any, limit: float, cap: int, sellers: int
+) -> float:
+    """``_served_capped`` over line ``li`` (with ``me`` inserted at ``ins`` when ``ins >= 0``)."""
+    total = 0.0
+    place = 0
+    used = 0
+    count = length + (1 if ins >= 0 else 0)
+    for k in range(count):
+        if ins >= 0 and k == ins:
+            s = me
+        elif ins >= 0 and k > ins:
+            s = lines[li, k - 1] & 15
+        else:
+            s = lines[li, k] & 15
+        if s == me:
+            if used >= cap:
+                continue
+        elif not (sellers >> s) & 1:
+            continue
+        if place >= limit:
+            break
+        if s == me:
+            total += prizes[li, place]
+            used += 1
+        place += 1
+    return total
+
+
+@_inline
+def _h_gain(S: Any, lines: Any, wi: Any, wf: Any, prizes: Any, bests: Any, me: int, li: int, eff: int) -> float:
+    """``_gain``: what one more trader of rank ``eff`` in line ``li`` wins me (kept per decision)."""
+    key = 16 + li * 9 + eff
+    gain = wf[key]
+    if gain != gain:  # not worked out yet (NaN)
+        gain = wf[key] = _h_line_gain(S, lines, wi, prizes, bests, me, li, eff)
+    return gain
+
+
+@_inline
+def _h_line_gain(S: Any, lines: Any, wi: Any, prizes: Any, bests: Any, me: int, li: int, eff: int) -> float:
+    """``_gain``'s working and ``_line_gain``."""
+    n = 0
+    for j in range(wi[27 + li]):
+        if bests[li, j] > eff:
+            n += 1
+    threat = 0.0
+    for _ in range(n):
+        threat += 0.6
+    size = wi[12 + li]
+    slots = size - threat
+    limit = slots if slots < size else float(size)
+    if limit <= 0:
+        return 0.0
+    length = S[_S_LINE_LEN + li]
+    pos = 0
+    for i in range(length):
+        if (lines[li, i] >> 8) >= eff:
+            pos += 1
+    if li < 2:
+        served = np.int64(np.ceil(limit))
+        before = 0.0
+        for i in range(length):
+            if (lines[li, i] & 15) == me:
+                if i >= served:
+                    break
+                before += prizes[li, i]
+        after = 0.0
+        for i in range(length):
+            if (lines[li, i] & 15) == me:
+                if i >= pos or i >= served:
+                    break
+                after += prizes[li, i]
+        if pos < served:
+            after += prizes[li, pos]
+            for i in range(length):
+                if (lines[li, i] & 15) == me and i >= pos:
+                    if i + 1 >= served:
+                        break
+                    after += prizes[li, i + 1]
+        return after - before
+    cap = wi[17 + li]
+    sellers = wi[22 + li]
+    before = _h_served_capped(lines, li, length, -1, me, prizes, limit, cap, sellers)
+    return _h_served_capped(lines, li, length, pos, me, prizes, limit, cap, sellers) - before
+
+
+@_inline
+def _h_place(
+    S: Any,
+    lines: Any,
+    M: Any,
+    wi: Any,
+    wf: Any,
+    prizes: Any,
+    bests: Any,
+    me: int,
+    rank: int,
+    li: int,
+    extra: int,
+    boost: int,
+) -> float:
+    """``_score_place``."""
+    eff = 8 if boost else rank
+    cost = float(M[_M_TRADER_COINS + rank - 1])
+    if boost:
+        cost += wf[6 + _F_RANK_BOOST]
+    if extra:
+        cost += wf[6 + _F_EXTRA_TRADER] - 0.5
+    if li == 0:
+        if wi[11] <= 4:
+            return -1.0
+        gain = _h_gain(S, lines, wi, wf, prizes, bests, me, 0, eff)
+        reserve = 1.5 if rank >= 6 else 0.0
+        return gain - cost - reserve if gain > 0 else -1.0
+    if li == 1:
+        if wi[11] < 2:
+            return -1.0
+        gain = _h_gain(S, lines, wi, wf, prizes, bests, me, 1, eff)
+        if gain <= 0:
+            return -1.0
+        hand = S[_H_HANDS + me]
+        sell_cost = 0
+        first = True
+        for r in range(1, 9):
+            if r != rank and (hand >> (r - 1)) & 1:
+                c = M[_M_TRADER_COINS + r - 1]
+                if first or c < sell_cost:
+                    sell_cost = c
+                    first = False
+        reserve = 0.8 if rank >= 7 else 0.0
+        return gain - cost - sell_cost - reserve
+    if wi[12 + li] < 0:
+        return -1.0
+    gain = _h_gain(S, lines, wi, wf, prizes, bests, me, li, eff)
+    if gain <= 0:
+        return -1.0
+    return gain - cost - 0.05 * rank
+
+
+@_inline
+def _h_score(
+    S: Any,
+    lines: Any,
+    TKT: Any,
+    VIS: Any,
+    FAV: Any,
+    M: Any,
+    HF: Any,
+    me: int,
+    a: Any,
+    wi: Any,
+    wf: Any,
+    tbv: Any,
+    buyers: Any,
+    prizes: Any,
+    bests: Any,
+) -> float:
+    """The heuristic's score of the action row ``a`` (``_HANDLERS``)."""
+    kind = a[0]
+    if _A_PASS <= kind <= _A_DONE:  # Pass or Done
+        return 0.0
+    if kind == _A_PLACE:
+        return _h_place(S, lines, M, wi, wf, prizes, bests, me, a[1], a[2], a[3], a[4])
+    if kind == _A_EXTRA_VISITOR:
+        if S[_S_STAGE] != 3:
+            return -1.0
+        best = -1.0
+        for v in range(3):
+            if tbv[me, v] > 0 and wi[v] > wi[3 + v]:
+                best = max(best, 5.0 - wf[6 + _F_EXTRA_VISITOR])
+        return best
+    if kind == _A_PLACE_VISITOR:
+        v = a[1]
+        return tbv[me, v] * 2 - wi[3 + v] * 0.5 + wi[v] * 0.1
+    if kind == _A_TICKET_VISITOR:
+        if wi[11] < 1:
+            return -1.0
+        return HF[_HF_TICKET_VISITOR_BASE] - wf[6 + _F_TICKET_VISITOR]
+    if kind == _A_REPLAY:
+        rank = a[1]
+        value = _h_place(S, lines, M, wi, wf, prizes, bests, me, rank, a[2], 0, 0)
+        return value + M[_M_TRADER_COINS + rank - 1] - wf[6 + _F_REPLAY]
+    if kind == _A_MOVE_AHEAD:
+        rank = a[1]
+        for li in range(5):
+            for i in range(S[_S_LINE_LEN + li]):
+                e = lines[li, i]
+                if (e & 15) == me and ((e >> 4) & 15) == rank:
+                    if li == 0:
+                        slots = _pop(S[_S_FAV_DISPLAY]) + (1 if S[_S_SP_AT_VILLA] and S[_S_START_EXTRA] else 0)
+                    elif li == 1:
+                        slots = _pop(S[_S_FORUM])
+                    else:
+                        slots = wi[3 + li - 2]
+                    if i == slots:
+                        return 3.0 - wf[6 + _F_MOVE_AHEAD]
+                    return -1.0
+        return -1.0
+    if kind == _A_TAKE_FAVOUR:
+        return wf[6 + a[1]] + 10
+    if kind == _A_TAKE_START:
+        if not S[_S_START_EXTRA] and S[_S_RES_POS] == 0:
+            return 10.0
+        return _START_CARD_VALUE + 10
+    if kind == _A_TAKE_TICKET:
+        value = _h_ticket_value(S, TKT, wi, wf, a[1]) + 10
+        if a[2]:
+            second = prizes[1, 1] if wi[13] > 1 else 0.0
+            if wi[11] < 2:
+                second = 0.0
+            value += second - wf[6 + _F_DOUBLE_TICKET]
+        return value
+    if kind == _A_SELL:
+        vk, t, f, lg, dbl = a[1], a[2], a[3], a[4], a[5]
+        paid = M[_M_LEG_PAYS] if lg else VIS[vk, 1]
+        v = S[_S_RES_LINE] - 2
+        value = 10.0 + paid + S[_S_BONUS + v]
+        if t >= 0:
+            value += TKT[t, 2]
+        else:
+            value -= HF[_HF_EFFECT + f]
+        if lg:
+            value -= wf[6 + _F_LEGIONNAIRE]
+        if dbl:
+            nb = wi[3 + v]
+            rest1 = buyers[v, 1] if nb > 1 else 0
+            # my tickets for this venue, best first, less the best one when a ticket is sold
+            mine = S[_H_TICKETS + me]
+            top = 0
+            second_top = 0
+            count = 0
+            for tk in range(M[_M_NT]):
+                if TKT[tk, 1] == v:
+                    c = _pop(mine & TKT[tk, 0])
+                    for _ in range(c):
+                        x = TKT[tk, 2]
+                        if count == 0 or x > top:
+                            second_top = top
+                            top = x
+                        elif count == 1 or x > second_top:
+                            second_top = x
+                        count += 1
+            # heuristic.py drops the first (best) of them when a ticket is sold, whichever it is
+            first_left = 0
+            if count:
+                first_left = top if t < 0 else (second_top if count > 1 else 0)
+            second = rest1 + first_left
+            later = 0
+            li = 2 + v
+            for i in range(S[_S_RES_POS] + 1, S[_S_LINE_LEN + li]):
+                if (lines[li, i] & 15) == me:
+                    later += 1
+            value += (0.3 if later else 1.0) * second - wf[6 + _F_DOUBLE_SALE]
+        return value
+    return 10.0  # skip
+
+
+@njit
+def _h_pick(
+    S: Any,
+    lines: Any,
+    TKT: Any,
+    VIS: Any,
+    FAV: Any,
+    M: Any,
+    HF: Any,
+    rngs: Any,
+    me: int,
+    buf: Any,
+    count: int,
+    wi: Any,
+    wf: Any,
+    tbv: Any,
+    buyers: Any,
+    prizes: Any,
+    bests: Any,
+) -> int:
+    """``CircusMaximusHeuristic.act`` with at least two legal moves: the best score plus
+    ``rand() * 1e-6`` from the seat's agent's generator, one draw per move in order."""
+    _h_prepare(S, lines, TKT, VIS, FAV, M, HF, me, wi, wf, tbv, buyers, prizes, bests)
+    best = 0
+    best_score = -np.inf
+    for j in range(count):
+        score = _h_score(S, lines, TKT, VIS, FAV, M, HF, me, buf[j], wi, wf, tbv, buyers, prizes, bests)
+        score = score + rng_random(rngs, POLICY_RNGS + me) * 1e-6
+        if score > best_score:
+            best = j
+            best_score = score
+    return best
+
+
 @njit
 def _run(
     S: Any,
@@ -781,6 +1327,7 @@ def _run(
     VIS: Any,
     FAV: Any,
     M: Any,
+    HF: Any,
     rngs: Any,
     has_state_rng: bool,
     policy: int,
@@ -789,6 +1336,12 @@ def _run(
     n = S[_S_N]
     out = np.zeros(2 + 2 * n, dtype=np.float64)
     buf = np.empty((M[_M_MAX_ACTIONS], 6), dtype=np.int64)
+    wi = np.zeros(35, dtype=np.int64)
+    wf = np.zeros(16 + 5 * 9, dtype=np.float64)
+    tbv = np.zeros((5, 4), dtype=np.int64)
+    buyers = np.zeros((3, _HW), dtype=np.int64)
+    prizes = np.zeros((5, _HW), dtype=np.float64)
+    bests = np.zeros((5, 5), dtype=np.int64)
     limit = MAX_PLAYOUT_DECISIONS if max_decisions < 0 else max_decisions
     decisions = 0
     while True:
@@ -804,7 +1357,10 @@ def _run(
             break
         seat = _current_seat(S, lines)
         count = _legal(S, lines, TKT, VIS, FAV, M, seat, buf)
-        pick = 0 if count == 1 else np.int64(rng_below(rngs, ROLLOUT, count))  # int64: no float mix
+        if count == 1 or policy == _POLICY_RANDOM:
+            pick = 0 if count == 1 else np.int64(rng_below(rngs, ROLLOUT, count))  # int64: no float mix
+        else:  # the heuristic (which draws nothing for a single legal move either)
+            pick = _h_pick(S, lines, TKT, VIS, FAV, M, HF, rngs, seat, buf, count, wi, wf, tbv, buyers, prizes, bests)
         _play(S, lines, draws, TKT, VIS, FAV, M, seat, buf[pick])
         if has_state_rng:
             while S[_S_NDRAWS]:
@@ -833,7 +1389,7 @@ def _run(
 class _Tables:
     """One card-data file as the arrays the compiled rules read (made once per file)."""
 
-    __slots__ = ("data", "fav", "misc", "ok", "tkt", "vis")
+    __slots__ = ("data", "fav", "hf", "misc", "ok", "tkt", "vis")
 
     def __init__(self, d: CardData) -> None:
         self.data = d  # keeps the CardData alive while it is cached by id
@@ -862,16 +1418,31 @@ class _Tables:
                 misc[_M_TRADER_COINS + r] = d.trader_coins[r]
             # placing: 8 ranks x 3 lines x 2 x 2 plus favours; selling: visitor kinds x sellers x 4
             misc[_M_MAX_ACTIONS] = 8 * 3 * 4 + 8 * 3 + 16 + nv * (nt + _NF) * 4 + 2 * nt + _NF + 4
+            keyed = [k for k, v in enumerate(d.visitors) if v.key == "caesar"]
+            misc[_M_CAESAR_KEY] = keyed[0] if keyed else -1
+            misc[_M_CAESAR_KEY_MASK] = d.visitor_masks[keyed[0]] if keyed else 0
         self.misc = np.array(misc, dtype=np.int64)
-        for a in (self.tkt, self.vis, self.fav, self.misc):
+        # the heuristic's constants, by heuristic._Tables's own formula (same floats)
+        ticket_coins: dict[str, int] = {}
+        for t in d.tickets:
+            ticket_coins.setdefault(t.key, t.coins)
+        avg = sum(ticket_coins[t.key] * t.count for t in d.tickets) / max(1, sum(t.count for t in d.tickets))
+        visitors = [v for v in d.visitors if not v.caesar]
+        avg_v = sum(v.coins * v.count for v in visitors) / max(1, sum(v.count for v in visitors))
+        hf = [0.0] * _HF_SIZE
+        hf[_HF_TICKET_VISITOR_BASE] = 0.7 * (avg + avg_v)
+        for f, key in enumerate(FAVOUR_KEYS):
+            hf[_HF_EFFECT + f] = EFFECT_VALUE.get(key, 1.0)
+        self.hf = np.array(hf, dtype=np.float64)
+        for a in (self.tkt, self.vis, self.fav, self.misc, self.hf):
             a.setflags(write=False)
 
 
 class CircusMaximusPlayouts(CompiledPlayouts):
-    """Random playouts of Circus Maximus, every option and player count, compiled."""
+    """Random and heuristic playouts of Circus Maximus, every option and player count, compiled."""
 
     game_name: ClassVar[str] = "circus-maximus"
-    policies: ClassVar[tuple[str, ...]] = ("random",)
+    policies: ClassVar[tuple[str, ...]] = ("random", "heuristic")
 
     def __init__(self) -> None:
         self._tables: dict[int, _Tables] = {}
@@ -941,11 +1512,13 @@ class CircusMaximusPlayouts(CompiledPlayouts):
         draws = np.zeros(_DRAW_CAP, dtype=np.int64)
         for i, (code, arg) in enumerate(st.draws):
             draws[i] = _TASK_CODE[code] << 3 | arg
-        return (np.array(s, dtype=np.int64), lines, draws, tables.tkt, tables.vis, tables.fav, tables.misc)
+        return (np.array(s, dtype=np.int64), lines, draws, tables.tkt, tables.vis, tables.fav, tables.misc, tables.hf)
 
     def run(self, packed: tuple[Any, ...], rngs: Any, has_state_rng: bool, policy: int, max_decisions: int) -> Any:
-        scalars, lines, draws, tkt, vis, fav, misc = packed
-        return _run(scalars, lines, draws, tkt, vis, fav, misc, rngs, has_state_rng, policy, max_decisions)
+        scalars, lines, draws, tkt, vis, fav, misc, hf = packed
+        if policy != _POLICY_RANDOM and rngs.shape[0] < POLICY_RNGS + int(scalars[_S_N]):
+            raise ValueError("the heuristic policy needs one agent generator per seat")  # numba checks no bounds
+        return _run(scalars, lines, draws, tkt, vis, fav, misc, hf, rngs, has_state_rng, policy, max_decisions)
 
 
 PLAYOUTS = CircusMaximusPlayouts()

@@ -2,8 +2,9 @@
 
 Every option (player count, Caesar variant, both readings of the starting-player card, a card
 file of one's own) is played out both ways from seeded states after a random prefix and from
-determinizations of them (what ISMCTS plays out), with cuts; the harness compares decisions,
-scores, returns, both generators and the whole final position.
+determinizations of them (what ISMCTS plays out), with cuts, with the random policy and with
+the heuristic; the harness compares decisions, scores, returns, every generator (the heuristic
+agents' too) and the whole final position.
 """
 
 from __future__ import annotations
@@ -11,10 +12,12 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 pytest.importorskip("numba")
 
+from ludus.agents.ismcts import level_budget
 from ludus.core import records
 from ludus.core.game import CHANCE
 from ludus.core.rng import Rng
@@ -46,6 +49,17 @@ def test_random_playouts_match_the_engine_in_every_option(compiled, options):
     assert early > 2000 and late > 300  # real games were compared, not empty ends
 
 
+@pytest.mark.parametrize(
+    "options", OPTIONS, ids=lambda o: f"{o['players']}p-caesar{int(o['caesar'])}-{o['start_card']}"
+)
+def test_heuristic_playouts_match_the_engine_in_every_option(compiled, options):
+    """The compiled heuristic picks every move the Python heuristic picks, with the same draws."""
+    parsed = [GAME.parse_options(options)]
+    early = check_game(compiled, GAME, parsed, 80, prefix=60, cuts=CUTS, policy="heuristic")
+    late = check_game(compiled, GAME, parsed, 60, prefix=180, cuts=CUTS, policy="heuristic")
+    assert early > 2000 and late > 300  # real games were compared, not empty ends
+
+
 def _no_generator_state(options: dict, seed: int, prefix: int):
     """A state without a generator of its own (chance is explicit), after a random prefix that
     plays chance too, then saved and loaded: the playout draws chance from its own generator."""
@@ -69,9 +83,11 @@ def test_positions_of_an_old_record_under_the_legacy_reading(compiled):
         if i % 5 == 0:
             assert state.options.start_card == "extra-pick"
             assert_same_playout(compiled, state, i, CUTS[i // 5 % len(CUTS)])
+            assert_same_playout(compiled, state, i, CUTS[i // 5 % len(CUTS)], policy="heuristic")
             sample = determinization(state, i)
             if sample is not None:
                 assert_same_playout(compiled, sample, i + 1, None)
+                assert_same_playout(compiled, sample, i + 1, None, policy="heuristic")
             checked += 1
     assert checked > 20
 
@@ -87,7 +103,8 @@ def test_states_without_a_generator_draw_chance_from_the_playout(compiled, playe
         assert state.rng is None
         at_chance += state.current_seats() == (CHANCE,)
         decisions += assert_same_playout(compiled, state, 3 * i + 2, CUTS[i % len(CUTS)])
-    assert decisions > 500 and at_chance > 0
+        decisions += assert_same_playout(compiled, state, 3 * i + 2, CUTS[i % len(CUTS)], policy="heuristic")
+    assert decisions > 1000 and at_chance > 0
 
 
 # A card file of one's own: more favours (so the rare favour moves and their combinations come
@@ -217,6 +234,7 @@ def test_a_card_file_of_ones_own(compiled, tmp_path, players):
     path.write_text(RICH_CARDS, encoding="utf-8")
     options = [GAME.parse_options({"players": players, "caesar": c, "cards": str(path)}) for c in (True, False)]
     assert check_game(compiled, GAME, options, 50, prefix=90, cuts=CUTS) > 1000
+    assert check_game(compiled, GAME, options, 40, prefix=90, cuts=CUTS, policy="heuristic") > 1000
 
 
 def test_a_card_file_too_large_for_bitmasks_is_left_to_python(compiled, tmp_path):
@@ -243,6 +261,27 @@ def test_search_finds_the_same_with_and_without_the_compiler(options):
         horizon=12,
         score_weight=0.3,
     )
+
+
+def test_the_heuristic_needs_a_generator_for_every_seat(compiled):
+    """numba checks no bounds: a generators array too short for the seats' agents is refused."""
+    state = GAME.new_initial_state({"players": 4}, seed=3)
+    rngs = np.array([Rng(1).state, state.rng.state, 5, 6, 7], dtype=np.uint64)
+    with pytest.raises(ValueError):
+        compiled.run(compiled.pack(state), rngs, True, compiled.policies.index("heuristic"), -1)
+
+
+@pytest.mark.parametrize("level", ("easy", "hard"))
+@pytest.mark.parametrize(
+    "options",
+    [{"players": 4}, {"players": 3, "caesar": True, "start_card": "extra-pick"}, {"players": 5, "caesar": True}],
+)
+def test_the_levels_search_the_same_with_and_without_the_compiler(level, options):
+    """The game's easy and hard levels (paired flat root, heuristic rollouts, compiled) find the
+    same statistics as with Python rollouts."""
+    budget = level_budget(level, GAME)
+    assert budget.rollout == "heuristic"
+    assert_same_search(GAME, GAME.parse_options(options), views=3, iterations=budget.iterations)
 
 
 def test_no_compiled_playouts_when_switched_off(monkeypatch):
