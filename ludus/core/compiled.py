@@ -189,6 +189,8 @@ if _numba is not None:
         then its mixed-radix digits), with n! held as 32-bit limbs."""
         if n < 2:
             return
+        if n > _MAX_SHUFFLE:  # the tables stop there, and compiled code checks no bounds
+            raise ValueError("rng_shuffle shuffles at most 256 items")
         words = _FACT_WORDS[n]
         extra = _FACT_EXTRA[n]
         size = _FACT_LIMBS[n]

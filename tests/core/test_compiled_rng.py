@@ -61,3 +61,9 @@ def test_shuffle_uses_the_named_generator() -> None:
     compiled.rng_shuffle(rngs, 1, got, 40)
     assert got.tolist() == seq
     assert int(rngs[0]) == Rng(4).state and int(rngs[1]) == ref.state
+
+
+def test_shuffle_refuses_what_its_tables_do_not_cover() -> None:
+    rngs = _rngs(1)
+    with pytest.raises(ValueError, match="at most 256"):
+        compiled.rng_shuffle(rngs, 0, np.arange(300, dtype=np.int64), 257)
