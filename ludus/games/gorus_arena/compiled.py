@@ -28,7 +28,6 @@ import numpy as np
 from ...core.compiled import CHANCE_RNG, POLICY_RNGS, ROLLOUT, CompiledPlayouts, njit, rng_below, rng_random
 from ...core.game import State
 from ...core.playout import MAX_PLAYOUT_DECISIONS
-from ...core.rng import Rng
 from .actions import INCOME
 from .cards import ACTIONS, CARD, GLADIATOR_MASK, KIND_MASK, KINDS, MAX_SEATS, NUM_CARDS, POINTS, STRENGTH
 from .cards import DEFENCE as CARD_DEFENCE
@@ -1086,20 +1085,10 @@ class GorusArenaPlayouts(CompiledPlayouts):
     def run(self, packed: tuple[Any, ...], rngs: Any, has_state_rng: bool, policy: int, max_decisions: int) -> Any:
         st = packed[0]
         if policy and rngs.shape[0] < POLICY_RNGS + int(st[I_N]):
-            need = POLICY_RNGS + int(st[I_N])
-            # The heuristic draws its noise from each seat's agent generator. A caller that
-            # brings none (``warm_up``) gets agents made with the default seed, as
-            # ``GorusArenaHeuristic()`` is; their final states are not handed back.
-            full = np.full(need, _DEFAULT_AGENT_STATE, dtype=np.uint64)
-            full[: rngs.shape[0]] = rngs
-            out = _run(st, TABLE, WEIGHTS, full, has_state_rng, policy, max_decisions, MAX_PLAYOUT_DECISIONS)
-            rngs[:] = full[: rngs.shape[0]]
-            return out
+            raise ValueError("the heuristic policy needs one agent generator per seat")  # numba checks no bounds
         return _run(st, TABLE, WEIGHTS, rngs, has_state_rng, policy, max_decisions, MAX_PLAYOUT_DECISIONS)
 
 
-_DEFAULT_AGENT_STATE = Rng(0).state
-"""The generator state of an agent made with the default seed."""
 _NONE = [-1] * (ROW * MS + 4 * (MS + 1))
 """Padding for the rows a state does not fill."""
 _ZERO = [0] * (2 * MS)

@@ -194,27 +194,15 @@ def test_heuristic_values_are_the_pythons_to_the_bit(compiled: Any) -> None:
     assert valued > 300 and planned > 30
 
 
-def test_heuristic_without_agent_generators_plays_default_agents(compiled: Any) -> None:
-    """A caller that brings no agent generators (``warm_up`` does not) gets the game played by
-    agents made with the default seed, and nothing out of bounds."""
+def test_heuristic_without_agent_generators_is_refused_and_warm_up_brings_them(compiled: Any) -> None:
+    """The heuristic draws from each seat's agent generator: a caller that brings none is refused
+    (compiled code checks no bounds), and ``warm_up`` brings one per seat."""
     from ludus.core.compiled import warm_up
-    from ludus.core.game import SeatView
-    from ludus.games.gorus_arena.heuristic import GorusArenaHeuristic
 
     assert warm_up(GAME) > 0
-    for players in (2, 3, 5):
-        options = GAME.parse_options({"players": players})
-        for seed in range(4):
-            state = random_prefix(GAME, options, seed, 30)
-            agents = [GorusArenaHeuristic() for _ in range(players)]
-
-            def policy(st: State, seat: int, legal: Any, agents: Any = agents, options: Any = options) -> Any:
-                return agents[seat].act(SeatView(GAME, options, seat, st.observation(seat), tuple(legal), ()))
-
-            python_rng, rng = Rng(seed), Rng(seed)
-            expected = playout(state.clone(), python_rng, policy)
-            assert compiled.playout(state, rng, "heuristic") == expected
-            assert rng.state == python_rng.state
+    state = random_prefix(GAME, GAME.parse_options({"players": 3}), 1, 30)
+    with pytest.raises(ValueError, match="one agent generator per seat"):
+        compiled.playout(state, Rng(1), "heuristic")
 
 
 def _played(state: State, seed: int) -> Counter[str]:
