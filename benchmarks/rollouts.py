@@ -43,6 +43,17 @@ from ludus.games import game_names, get_game
 DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {"gorus-maximus": {"players": 4}}
 
 
+def played_on(state: State, rng: Rng, most: int) -> State:
+    """``state`` after 0 to ``most`` random decisions (fewer where the game ends)."""
+    for _ in range(rng.below(most + 1)):
+        seats = state.current_seats()
+        if not seats:
+            break
+        legal = state.legal_actions(seats[0])
+        state.apply(legal[rng.below(len(legal))], seats[0])
+    return state
+
+
 def start_states(game: Game, options: Any, count: int, seed: int) -> list[State]:
     """Half new seeded games, half determinizations after a random prefix of up to 40 decisions."""
     rng = Rng(seed)
@@ -50,13 +61,7 @@ def start_states(game: Game, options: Any, count: int, seed: int) -> list[State]
     while len(states) < count:
         fresh = game.new_initial_state(options, seed=rng.next_u64())
         states.append(fresh)
-        state = fresh.clone()
-        for _ in range(rng.below(41)):
-            seats = state.current_seats()
-            if not seats:
-                break
-            legal = state.legal_actions(seats[0])
-            state.apply(legal[rng.below(len(legal))], seats[0])
+        state = played_on(fresh.clone(), rng, 40)
         deciding = [s for s in state.current_seats() if s != CHANCE]
         if deciding:
             states.append(game.sample_state(state.view(deciding[0]), rng))
@@ -66,13 +71,7 @@ def start_states(game: Game, options: Any, count: int, seed: int) -> list[State]
 def views(game: Game, options: Any, count: int, seed: int) -> list[SeatView]:
     rng, out = Rng(seed), list[SeatView]()
     while len(out) < count:
-        state = game.new_initial_state(options, seed=rng.next_u64())
-        for _ in range(rng.below(30)):
-            seats = state.current_seats()
-            if not seats:
-                break
-            legal = state.legal_actions(seats[0])
-            state.apply(legal[rng.below(len(legal))], seats[0])
+        state = played_on(game.new_initial_state(options, seed=rng.next_u64()), rng, 29)
         deciding = [s for s in state.current_seats() if s != CHANCE]
         if deciding and len(state.legal_actions(deciding[0])) > 1:
             out.append(state.view(deciding[0]))

@@ -804,18 +804,8 @@ _HF_SIZE = 1 + _NF
 
 
 @njit
-def _sort_desc_f(a: Any, n: int) -> None:
-    for i in range(1, n):
-        x = a[i]
-        j = i - 1
-        while j >= 0 and a[j] < x:
-            a[j + 1] = a[j]
-            j -= 1
-        a[j + 1] = x
-
-
-@njit
-def _sort_desc_i(a: Any, n: int) -> None:
+def _sort_desc(a: Any, n: int) -> None:
+    """Sort ``a[:n]`` from the largest down (numba compiles one copy for int and one for float arrays)."""
     for i in range(1, n):
         x = a[i]
         j = i - 1
@@ -901,7 +891,7 @@ def _h_prepare(
             for _ in range(c):
                 buyers[v, nb] = VIS[vk, 1]
                 nb += 1
-        _sort_desc_i(buyers[v], nb)
+        _sort_desc(buyers[v], nb)
         wi[3 + v] = nb
         if nb == 0:
             wi[32 + v] = 0
@@ -940,7 +930,7 @@ def _h_prepare(
             for _ in range(c):
                 prizes[1, k] = val
                 k += 1
-    _sort_desc_f(prizes[1], k)
+    _sort_desc(prizes[1], k)
     wi[13] = k
     if S[_S_RESOLVING] or S[_S_PENDING] >= 0:
         return  # what follows only scores placing traders (Place and Replay)
@@ -959,9 +949,9 @@ def _h_prepare(
         if card_there:
             prizes[0, k] = _START_CARD_VALUE
             k += 1
-        _sort_desc_f(prizes[0], k)
+        _sort_desc(prizes[0], k)
     else:
-        _sort_desc_f(prizes[0], k)
+        _sort_desc(prizes[0], k)
         if k == 0 and card_there:
             prizes[0, 0] = 0.0
             k = 1
