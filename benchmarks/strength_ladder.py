@@ -32,6 +32,7 @@ An agent may also be written ``ismcts(iterations=200,rollout=random,horizon=40)`
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import statistics
@@ -42,6 +43,7 @@ from typing import Any
 
 from ludus.agents.base import Agent, make_agent
 from ludus.core.game import CHANCE, Game
+from ludus.core.options import options_to_json
 from ludus.core.rng import Rng
 from ludus.games import game_names, get_game
 from ludus.sim.stats import wilson
@@ -131,16 +133,34 @@ def play_one(args: tuple[str, Any, str, str, int, int, bool]) -> tuple[float, fl
 
 
 def run_rung(name: str, options: Any, candidate: str, opponent: str, games: int, seed: int,
-             workers: int, duplicate: bool = False) -> dict[str, Any]:
+             workers: int, duplicate: bool = False, jsonl: str | None = None) -> dict[str, Any]:
+    """Play one rung; with ``jsonl`` each game's result is appended to that file as it ends, so
+    a long rung stopped early still leaves every finished game (see ``--summarize``)."""
     seats = get_game(name).num_seats(options)
     if duplicate:
         games = -(-games // seats) * seats  # whole deals only
     jobs = [(name, options, candidate, opponent, i, seed, duplicate) for i in range(games)]
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            results = list(pool.map(play_one, jobs, chunksize=1))
-    else:
-        results = [play_one(job) for job in jobs]
+    results = []
+    with contextlib.ExitStack() as stack:
+        out = stack.enter_context(open(jsonl, "a", encoding="utf-8")) if jsonl else None
+        if workers > 1:
+            played = stack.enter_context(ProcessPoolExecutor(workers)).map(play_one, jobs, chunksize=1)
+        else:
+            played = map(play_one, jobs)
+        for job, result in zip(jobs, played):
+            results.append(result)
+            if out is not None:
+                out.write(json.dumps({"game": name, "options": options_to_json(options), "candidate": candidate,
+                                      "opponent": opponent, "seed": seed, "duplicate": duplicate,
+                                      "seats": seats, "index": job[4], "return": result[0],
+                                      "score": result[1], "move_cpu": result[2]}) + "\n")
+                out.flush()
+    return summarize(results, seats, duplicate)
+
+
+def summarize(results: list[tuple[float, float, list[float]]], seats: int, duplicate: bool) -> dict[str, Any]:
+    """Win share with its 95% interval (over deals in duplicate mode), mean score and move times."""
+    games = len(results)
     wins = sum(r for r, _, _ in results)
     times = [t for _, _, ts in results for t in ts]
     lo, hi = wilson(wins, games)
@@ -212,7 +232,13 @@ def main() -> None:
     parser.add_argument("--timing-moves", type=int, default=12,
                         help="decisions timed per game, from the opening; 0 for whole games")
     parser.add_argument("--timing-agents", default="ismcts-easy,ismcts-medium,ismcts-hard")
+    parser.add_argument("--jsonl", help="append each finished game to this file (a stopped run keeps its games)")
+    parser.add_argument("--summarize", metavar="JSONL",
+                        help="only print the rungs found in a --jsonl file (whole deals only in duplicate mode)")
     args = parser.parse_args()
+    if args.summarize:
+        summarize_file(args.summarize)
+        return
     if args.timing:
         for name in args.game or game_names():
             game = get_game(name)
@@ -225,9 +251,7 @@ def main() -> None:
         return
     rungs = [tuple(r.split(":")) for r in split_top(args.rungs)] if args.rungs else RUNGS
     names = args.game or game_names()
-    print(f"{'game':15} {'candidate':40} {'vs':10} {'games':>5} {'share':>7} {'95% CI':>17} "
-          f"{'fair':>5} {'score':>6} {'cpu s/move':>10} {'max':>6}  climbed")
-    sys.stdout.flush()
+    print_header()
     for name in names:
         game = get_game(name)
         options = game.parse_options(json.loads(args.options))
@@ -238,13 +262,45 @@ def main() -> None:
         fair = 1 / game.num_seats(options)
         for candidate, opponent in rungs:
             r = run_rung(name, options, candidate, opponent, args.games, args.seed, args.workers,
-                         args.duplicate)
-            ci = f"[{r['lo']:.1%}, {r['hi']:.1%}]"
-            climbed = "yes" if r["lo"] > fair else ("no" if r["hi"] < fair else "not yet (CI spans fair)")
-            print(f"{name:15} {candidate:40} {opponent:10} {r['games']:>5} {r['share']:>7.1%} "
-                  f"{ci:>17} {fair:>5.0%} {r['score']:>6.2f} "
-                  f"{r['move_mean']:>10.3f} {r['move_max']:>6.2f}  {climbed}")
-            sys.stdout.flush()
+                         args.duplicate, args.jsonl)
+            print_row(name, candidate, opponent, fair, r)
+
+
+def print_header() -> None:
+    print(f"{'game':15} {'candidate':40} {'vs':10} {'games':>5} {'share':>7} {'95% CI':>17} "
+          f"{'fair':>5} {'score':>6} {'cpu s/move':>10} {'max':>6}  climbed")
+    sys.stdout.flush()
+
+
+def print_row(name: str, candidate: str, opponent: str, fair: float, r: dict[str, Any]) -> None:
+    ci = f"[{r['lo']:.1%}, {r['hi']:.1%}]"
+    climbed = "yes" if r["lo"] > fair else ("no" if r["hi"] < fair else "not yet (CI spans fair)")
+    print(f"{name:15} {candidate:40} {opponent:10} {r['games']:>5} {r['share']:>7.1%} "
+          f"{ci:>17} {fair:>5.0%} {r['score']:>6.2f} "
+          f"{r['move_mean']:>10.3f} {r['move_max']:>6.2f}  {climbed}")
+    sys.stdout.flush()
+
+
+def summarize_file(path: str) -> None:
+    """The rungs of a ``--jsonl`` file. Games are grouped by rung and seed; in duplicate mode only
+    deals whose every seat has finished count (a run stopped early leaves some half-played)."""
+    groups: dict[tuple[Any, ...], dict[int, tuple[float, float, list[float]]]] = {}
+    with open(path, encoding="utf-8") as lines:
+        rows = [json.loads(line) for line in lines]
+    for row in rows:
+        key = (row["game"], json.dumps(row["options"], sort_keys=True), row["candidate"], row["opponent"],
+               row["seed"], row["duplicate"], row["seats"])
+        groups.setdefault(key, {})[row["index"]] = (row["return"], row["score"], row["move_cpu"])
+    print_header()
+    for (name, _, candidate, opponent, _seed, duplicate, seats), games in groups.items():
+        if duplicate:
+            deals = sorted({i // seats for i in games})
+            indices = [d * seats + s for d in deals if all(d * seats + s in games for s in range(seats))
+                       for s in range(seats)]
+        else:
+            indices = sorted(games)
+        if indices:
+            print_row(name, candidate, opponent, 1 / seats, summarize([games[i] for i in indices], seats, duplicate))
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ import time
 import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .game import Game, State
@@ -41,6 +42,7 @@ __all__ = [
     "CHANCE_RNG",
     "POLICY_RNGS",
     "ROLLOUT",
+    "AgentsGame",
     "CompiledPlayouts",
     "available",
     "compile_report",
@@ -234,12 +236,29 @@ else:  # pragma: no cover
 
 
 # --------------------------------------------------------------------------- the protocol
+@dataclass(frozen=True, slots=True)
+class AgentsGame:
+    """A whole game played by fast agents (:meth:`CompiledPlayouts.play_agents`).
+
+    ``decisions`` counts every move an agent chose, forced ones too (as tournaments count them);
+    ``metrics`` are the game's analysis metrics of the final position (``game_metrics``)."""
+
+    scores: tuple[float, ...]
+    returns: tuple[float, ...]
+    decisions: int
+    metrics: dict[str, float]
+
+
 class CompiledPlayouts(ABC):
-    """One game's compiled playouts: :meth:`pack` a state, :meth:`run` it, :meth:`playout` both."""
+    """One game's compiled playouts: :meth:`pack` a state, :meth:`run` it, :meth:`playout` both;
+    and, for tournaments, whole games of fast agents (:meth:`play_agents`)."""
 
     game_name: ClassVar[str]
     policies: ClassVar[tuple[str, ...]] = ("random",)
     """Rollout policies it compiles, in order of their codes (``policies.index(name)``)."""
+    agent_kinds: ClassVar[tuple[str, ...]] = ()
+    """Agent kinds (registry names of :func:`ludus.agents.base.make_agent`) whose whole games
+    :meth:`play_agents` plays, in order of their codes (``agent_kinds.index(kind)``)."""
 
     @abstractmethod
     def pack(self, state: State) -> tuple[Any, ...] | None:
@@ -291,3 +310,39 @@ class CompiledPlayouts(ABC):
             policy_rng.state = int(rngs[POLICY_RNGS + i])
         n = (len(values) - 2) // 2
         return Playout(tuple(values[2 : 2 + n]), tuple(values[2 + n :]), int(values[0]), bool(values[1]))
+
+    # ----------------------------------------------------------------- whole games of agents
+    def run_agents(self, packed: tuple[Any, ...], rngs: Any, has_state_rng: bool, kinds: Any) -> Any:
+        """Play ``packed`` to the end in place, the agent of code ``kinds[seat]`` (int64 array,
+        codes from :attr:`agent_kinds`) choosing every move of ``seat``, forced ones included,
+        drawing from ``rngs[POLICY_RNGS + seat]`` exactly as the Python agent draws from its
+        ``rng`` (the random agent draws even when only one move is legal); chance as in
+        :meth:`run`. Returns ``[decisions, finished, scores..., returns...]`` as :meth:`run`."""
+        raise NotImplementedError(f"{self.game_name}: no compiled agents")
+
+    def metrics(self, packed: tuple[Any, ...]) -> dict[str, float]:
+        """The game's analysis metrics (``ludus.sim.scenarios.game_metrics``) read off a final
+        packed position; none by default."""
+        return {}
+
+    def play_agents(self, state: State, kinds: Sequence[str], agent_rngs: Sequence[Rng]) -> AgentsGame | None:
+        """Play ``state`` to the end as a tournament does with ``make_agent(kinds[seat], game,
+        seed)`` at each seat, whose generator is ``agent_rngs[seat]`` (advanced as the agent's
+        would be); the same game, compiled. None when a kind or the state is not handled.
+        ``state`` is left unchanged."""
+        if not kinds or any(kind not in self.agent_kinds for kind in kinds):
+            return None
+        packed = self.pack(state)
+        if packed is None:
+            return None
+        state_rng = state.rng
+        rngs = np.array([0, 0 if state_rng is None else state_rng.state, *(r.state for r in agent_rngs)],
+                        dtype=np.uint64)
+        codes = np.array([self.agent_kinds.index(kind) for kind in kinds], dtype=np.int64)
+        values = self.run_agents(packed, rngs, state_rng is not None, codes).tolist()
+        if values[0] < 0 or not values[1]:
+            raise RuntimeError(f"{state.game.title} compiled game did not end")
+        for i, agent_rng in enumerate(agent_rngs):
+            agent_rng.state = int(rngs[POLICY_RNGS + i])
+        n = (len(values) - 2) // 2
+        return AgentsGame(tuple(values[2 : 2 + n]), tuple(values[2 + n :]), int(values[0]), self.metrics(packed))

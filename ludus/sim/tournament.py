@@ -174,12 +174,17 @@ def _game_and_options(spec: TournamentSpec) -> tuple[Game, Any]:
 
 
 def play_game(spec: TournamentSpec, index: int) -> GameResult:
-    """Play game ``index`` of a tournament from scratch."""
+    """Play game ``index`` of a tournament from scratch: compiled when every seat's agent is one
+    the game's compiled code plays (the same game, faster), else through the Python engine."""
     game, options = _game_and_options(spec)
     seed = game_seed(spec.seed, index)
     seats = seating(len(spec.agents), index)
-    agents = [make_agent(spec.agents[entry], game, seed=agent_seed(seed, s)) for s, entry in enumerate(seats)]
     state = game.new_initial_state(options, seed=seed)
+    if not spec.records:
+        fast = _play_compiled(spec, game, state, index, seed, seats)
+        if fast is not None:
+            return fast
+    agents = [make_agent(spec.agents[entry], game, seed=agent_seed(seed, s)) for s, entry in enumerate(seats)]
     decisions = 0
     while True:
         acting = state.current_seats()
@@ -207,6 +212,38 @@ def play_game(spec: TournamentSpec, index: int) -> GameResult:
         decisions=decisions,
         metrics=game_metrics(state),
         record=record,
+    )
+
+
+def _play_compiled(spec: TournamentSpec, game: Game, state: Any, index: int, seed: int,
+                   seats: tuple[int, ...]) -> GameResult | None:
+    """Game ``index`` played by the game's compiled agents, or None where they cannot play it
+    (no compiled code here, an agent kind or a state it does not handle). Records need every
+    move, which the compiled game does not keep, so a tournament with records never comes here."""
+    kinds = [spec.agents[entry] for entry in seats]
+    playouts = game.compiled_playouts()
+    if playouts is None or any(kind not in playouts.agent_kinds for kind in kinds):
+        return None
+    try:
+        played = playouts.play_agents(state, kinds, [Rng(agent_seed(seed, s)) for s in range(len(seats))])
+    except RuntimeError:
+        played = None
+        decisions = spec.max_decisions + 1
+    else:
+        if played is None:
+            return None
+        decisions = played.decisions
+    if played is None or decisions > spec.max_decisions:
+        raise TournamentError(f"game {index} (seed {seed}) did not end within {spec.max_decisions} decisions")
+    return GameResult(
+        index=index,
+        seed=seed,
+        seating=seats,
+        scores=played.scores,
+        winners=tuple(s for s, share in enumerate(played.returns) if share > 0),
+        shares=played.returns,
+        decisions=decisions,
+        metrics=played.metrics,
     )
 
 

@@ -143,3 +143,86 @@ def assert_same_search(game: Game, options: Any, views: int = 4, **settings: Any
         assert fast == slow
         compared += 1
     assert compared, "no view with a choice to compare"
+
+
+# --------------------------------------------------------------------------- whole games of agents
+def agents_game(state: State, kinds: Sequence[str], seeds: Sequence[int]) -> tuple[State, list[Any], int]:
+    """The Python reference for ``play_agents``: ``state`` (a clone) played to the end as a
+    tournament plays it, ``make_agent(kinds[seat], game, seeds[seat])`` choosing every move of its
+    seat. Returns the final state, the agents and the number of decisions."""
+    game = state.game
+    agents = [make_agent(kind, game, seed=seed) for kind, seed in zip(kinds, seeds)]
+    state = state.clone()
+    decisions = 0
+    while True:
+        seats = state.current_seats()
+        if not seats:
+            return state, agents, decisions
+        seat = seats[0]
+        assert seat != CHANCE, "a seeded state settles its own chance"
+        state.apply(agents[seat].act(state.view(seat)), seat)
+        decisions += 1
+
+
+def assert_same_agents_game(
+    compiled: CompiledPlayouts, state: State, kinds: Sequence[str], seeds: Sequence[int]
+) -> int:
+    """``state`` played to the end by agents of ``kinds`` in Python and compiled; assert the same
+    decisions, scores, returns, metrics, agents' generators and final position. Returns the
+    number of decisions."""
+    from ludus.sim.scenarios import game_metrics
+
+    n = state.num_seats()
+    packed = compiled.pack(state)
+    assert packed is not None, "the compiled agents refuse a state the engine gave"
+    rngs = np.array([0, 0 if state.rng is None else state.rng.state, *(Rng(s).state for s in seeds)], dtype=np.uint64)
+    codes = np.array([compiled.agent_kinds.index(kind) for kind in kinds], dtype=np.int64)
+    out = compiled.run_agents(packed, rngs, state.rng is not None, codes).tolist()
+    wrapper_rngs = [Rng(s) for s in seeds]
+    again = compiled.play_agents(state, kinds, wrapper_rngs)  # the public wrapper
+
+    final, agents, decisions = agents_game(state, kinds, seeds)
+    assert out[0] == decisions
+    assert out[1] == 1.0
+    assert tuple(out[2 : 2 + n]) == tuple(float(x) for x in final.scores())
+    assert tuple(out[2 + n :]) == tuple(final.returns())
+    if final.rng is not None:
+        assert int(rngs[CHANCE_RNG]) == final.rng.state
+    for seat in range(n):
+        assert int(rngs[POLICY_RNGS + seat]) == agents[seat].rng.state
+        assert wrapper_rngs[seat].state == agents[seat].rng.state
+    packed_final = compiled.pack(final)
+    assert packed_final is not None
+    for got, want_array in zip(packed, packed_final):
+        assert np.array_equal(got, want_array), "the compiled final position differs from the engine's"
+    assert compiled.metrics(packed) == game_metrics(final)
+    assert again is not None
+    assert (again.scores, again.returns, again.decisions, again.metrics) == (
+        tuple(out[2 : 2 + n]), tuple(final.returns()), decisions, game_metrics(final))
+    return decisions
+
+
+def check_agents(
+    compiled: CompiledPlayouts,
+    game: Game,
+    options_list: Sequence[Any],
+    games_per_option: int,
+    lineups: Sequence[Sequence[str]] | None = None,
+    prefix: int = 0,
+) -> int:
+    """Whole games of every lineup (default: all random, all heuristic, and the two mixed
+    alternately) from seeded states after a random prefix of up to ``prefix`` decisions (0: the
+    opening, as tournaments play). Returns the total decisions compared."""
+    total = 0
+    for options in options_list:
+        n = game.num_seats(options)
+        default = [["random"] * n, ["heuristic"] * n, [("heuristic", "random")[s % 2] for s in range(n)],
+                   [("random", "heuristic")[s % 2] for s in range(n)]]
+        sets = [list(k) for k in (lineups or default) if all(kind in compiled.agent_kinds for kind in k)]
+        assert sets, "no lineup the compiled agents play"
+        for i in range(games_per_option):
+            state = random_prefix(game, options, 1000 * i + 23, prefix)
+            kinds = sets[i % len(sets)]
+            seeds = [Rng(977 * i + s).next_u64() for s in range(n)]
+            total += assert_same_agents_game(compiled, state, kinds, seeds)
+    return total
