@@ -108,3 +108,50 @@ def test_bad_backend_settings_are_refused():
         run_tournament(spec, workers=0)
     with pytest.raises(BackendError, match="address"):
         run_tournament(spec, address="127.0.0.1:6379")
+
+
+class _FakeCompiled:
+    """Stands in for a game's compiled agents, to see when tournaments call them."""
+
+    agent_kinds = ("random",)
+
+    def __init__(self, decisions: int = 5, fail: bool = False) -> None:
+        self.calls = 0
+        self.decisions = decisions
+        self.fail = fail
+
+    def play_agents(self, state, kinds, agent_rngs):
+        from ludus.core.compiled import AgentsGame
+
+        self.calls += 1
+        if self.fail:
+            raise RuntimeError("did not end")
+        n = len(kinds)
+        return AgentsGame((1.0,) + (0.0,) * (n - 1), (1.0,) + (0.0,) * (n - 1), self.decisions, {"rounds": 1.0})
+
+
+def _with_fake(monkeypatch, fake):
+    game = get_game("gorus-maximus")
+    monkeypatch.setattr(type(game), "compiled_playouts", lambda self: fake)
+
+
+def test_compiled_agents_play_only_what_they_can(monkeypatch):
+    fake = _FakeCompiled()
+    _with_fake(monkeypatch, fake)
+    result = play_game(make_spec("gorus-maximus", {"players": 4}, "random*4", 2, 5), 0)
+    assert fake.calls == 1
+    assert (result.winners, result.shares, result.decisions, result.metrics) == (
+        (0,), (1.0, 0.0, 0.0, 0.0), 5, {"rounds": 1.0})
+    # a kind the compiled code does not play, or a tournament keeping records: the Python engine
+    python = play_game(make_spec("gorus-maximus", {"players": 4}, "heuristic,random*3", 2, 5), 0)
+    recorded = play_game(make_spec("gorus-maximus", {"players": 4}, "random*4", 2, 5, records=True), 0)
+    assert fake.calls == 1
+    assert python.decisions > 5 and recorded.record is not None
+
+
+@pytest.mark.parametrize("fake", [_FakeCompiled(decisions=10_000), _FakeCompiled(fail=True)])
+def test_a_compiled_game_past_the_limit_is_refused_as_in_python(monkeypatch, fake):
+    _with_fake(monkeypatch, fake)
+    spec = make_spec("gorus-maximus", {"players": 4}, "random*4", 2, 5, max_decisions=100)
+    with pytest.raises(TournamentError, match="did not end within 100 decisions"):
+        play_game(spec, 1)
