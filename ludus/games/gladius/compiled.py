@@ -1,5 +1,6 @@
 """Gladius playouts compiled with numba: the rules of ``rules.py`` and the heuristic of
-``heuristic.py``, over per-kind card counts, for search bots' rollouts.
+``heuristic.py``, over per-kind card counts, for search bots' rollouts and for whole
+tournament games of the random and heuristic agents (:meth:`GladiusPlayouts.run_agents`).
 
 The Python engine stays the reference; this module plays exactly the games it plays (the same
 legal moves in the same order, the same draws from the same generators, the same heuristic
@@ -26,7 +27,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from ...core.compiled import CHANCE_RNG, ROLLOUT, CompiledPlayouts, njit, rng_below
+from ...core.compiled import CHANCE_RNG, POLICY_RNGS, ROLLOUT, CompiledPlayouts, njit, rng_below
 from ...core.game import State
 from ...core.memo import derived
 from ...core.playout import MAX_PLAYOUT_DECISIONS
@@ -99,6 +100,7 @@ _EXACT = 2**53
 """Integers below this convert to float exactly, so a ratio of two of them rounds as Python's does."""
 
 _POLICY_RANDOM, _POLICY_HEURISTIC = 0, 1
+_AGENT_RANDOM, _AGENT_HEURISTIC = 0, 1  # codes of GladiusPlayouts.agent_kinds
 _WORD = (1 << 64) - 1
 _SURE = 1e-6  # heuristic.py's margin
 
@@ -626,15 +628,36 @@ def _h_discard(st: Any, z: Any, kt: Any, seat: int, legal: Any, n: int, nk: int)
 
 
 # ----------------------------------------------------------------------------- the playout
+@_inline
+def _outcome(st: Any, out: Any, decisions: int) -> None:
+    """``[decisions, finished, scores..., returns...]`` into ``out`` (zeros, one or two seats)."""
+    finished = st[S_PHASE] == OVER
+    out[0] = decisions
+    out[1] = 1.0 if finished else 0.0
+    a, b = st[S_HP], st[S_HP1]
+    out[2] = a
+    if st[S_SOLO] != 0:
+        if finished and a > b:
+            out[3] = 1.0
+    else:
+        out[3] = b
+        if finished:
+            if a > b:
+                out[4] = 1.0
+            elif b > a:
+                out[5] = 1.0
+            else:
+                out[4] = 0.5
+                out[5] = 0.5
+
+
 @njit
 def _run(st: Any, z: Any, kt: Any, stops: Any, rngs: Any, has_state_rng: bool, policy: int, max_decisions: int) -> Any:
     nk = kt.shape[0]
     legal = np.empty(nk + 1, dtype=np.int64)
     gains = np.empty(nk + 1, dtype=np.float64)
     pool = np.empty(nk, dtype=np.int64)
-    solo = st[S_SOLO] != 0
-    seats = 1 if solo else 2
-    out = np.zeros(2 + 2 * seats, dtype=np.float64)
+    out = np.zeros(2 + 2 * (1 if st[S_SOLO] != 0 else 2), dtype=np.float64)
     limit = MAX_PLAYOUT_DECISIONS if max_decisions < 0 else max_decisions
     decisions = 0
     while True:
@@ -666,24 +689,50 @@ def _run(st: Any, z: Any, kt: Any, stops: Any, rngs: Any, has_state_rng: bool, p
         if has_state_rng:
             _settle(st, z, kt, rngs, nk)
         decisions += 1
-    finished = st[S_PHASE] == OVER
-    out[0] = decisions
-    out[1] = 1.0 if finished else 0.0
-    a, b = st[S_HP], st[S_HP1]
-    out[2] = a
-    if solo:
-        if finished and a > b:
-            out[3] = 1.0
-    else:
-        out[3] = b
-        if finished:
-            if a > b:
-                out[4] = 1.0
-            elif b > a:
-                out[5] = 1.0
-            else:
-                out[4] = 0.5
-                out[5] = 0.5
+    _outcome(st, out, decisions)
+    return out
+
+
+@njit
+def _run_agents(st: Any, z: Any, kt: Any, stops: Any, rngs: Any, has_state_rng: bool, kinds: Any) -> Any:
+    """A whole game of agents (:meth:`GladiusPlayouts.run_agents`): the loop of :func:`_run` with
+    the seat's agent choosing every move. The random agent (``kinds[seat]`` 0) draws
+    ``below(len(legal))`` from its own generator even when one move is legal; the heuristic
+    draws nothing and plays a forced move as it is, as ``heuristic.py`` does."""
+    nk = kt.shape[0]
+    legal = np.empty(nk + 1, dtype=np.int64)
+    gains = np.empty(nk + 1, dtype=np.float64)
+    pool = np.empty(nk, dtype=np.int64)
+    out = np.zeros(2 + 2 * (1 if st[S_SOLO] != 0 else 2), dtype=np.float64)
+    decisions = 0
+    while True:
+        while _is_chance(st[S_PHASE]):  # as in _run (a seeded state has settled its chance already)
+            _chance(st, z, kt, rngs, ROLLOUT, nk)
+            if has_state_rng:
+                _settle(st, z, kt, rngs, nk)
+        p = st[S_PHASE]
+        if p == OVER:
+            break
+        if decisions >= MAX_PLAYOUT_DECISIONS:
+            out[0] = -1.0
+            return out
+        seat = 1 - st[S_ACTIVE] if p == DEFEND else st[S_ACTIVE]
+        n = _legal(st, z, kt, seat, legal, nk)
+        if kinds[seat] == _AGENT_RANDOM:
+            k = legal[rng_below(rngs, POLICY_RNGS + seat, n)]
+        elif n == 1:
+            k = legal[0]
+        elif p == ATTACK:
+            k = _h_attack(st, z, kt, stops, seat, legal, n, gains, pool, nk)
+        elif p == DEFEND:
+            k = _h_defend(st, z, kt, seat, legal, n, nk)
+        else:
+            k = _h_discard(st, z, kt, seat, legal, n, nk)
+        _play(st, z, kt, seat, k)
+        if has_state_rng:
+            _settle(st, z, kt, rngs, nk)
+        decisions += 1
+    _outcome(st, out, decisions)
     return out
 
 
@@ -759,6 +808,7 @@ class GladiusPlayouts(CompiledPlayouts):
 
     game_name = "gladius"
     policies = ("random", "heuristic")
+    agent_kinds = ("random", "heuristic")
 
     def pack(self, state: State) -> tuple[Any, ...] | None:
         if type(state) is not GladiusState:
@@ -831,6 +881,12 @@ class GladiusPlayouts(CompiledPlayouts):
     def run(self, packed: tuple[Any, ...], rngs: Any, has_state_rng: bool, policy: int, max_decisions: int) -> Any:
         st, zones, kinds, stops = packed
         return _run(st, zones, kinds, stops, rngs, has_state_rng, policy, max_decisions)
+
+    def run_agents(self, packed: tuple[Any, ...], rngs: Any, has_state_rng: bool, kinds: Any) -> Any:
+        st, zones, table, stops = packed
+        if rngs.shape[0] < POLICY_RNGS + (1 if st[S_SOLO] else 2) or kinds.shape[0] < (1 if st[S_SOLO] else 2):
+            raise ValueError("a game of agents needs a kind and a generator for every seat")  # no bounds checked
+        return _run_agents(st, zones, table, stops, rngs, has_state_rng, kinds)
 
 
 PLAYOUTS = GladiusPlayouts()

@@ -4,6 +4,8 @@ The Python engine stays the reference; this module only plays a state on to the 
 a cut) with the random policy or with :class:`~.heuristic.GorusArenaHeuristic`, exactly as
 :func:`ludus.core.playout.playout` does: the same legal moves in the same order, the same
 moves chosen, the same draws from the same generators, the same scores.
+It also plays whole tournament games of the random and heuristic agents
+(:meth:`GorusArenaPlayouts.run_agents`), every move chosen by the seat's own agent.
 ``tests/games/gorus_arena/test_compiled.py`` checks that over thousands of seeded games in
 every mode.
 
@@ -940,6 +942,38 @@ def _h_choose(st: Any, tab: Any, wt: Any, work: Any, rngs: Any, seat: int, count
 
 
 @njit
+def _outcome(st: Any, tab: Any, out: Any, decisions: int, finished: bool) -> None:
+    """``[decisions, finished, scores..., returns...]`` into ``out`` (zeros): the returns, 1
+    shared among the winners, once the game is over."""
+    n = st[I_N]
+    out[0] = decisions
+    out[1] = 1.0 if finished else 0.0
+    best = -1
+    for s in range(n):
+        v = _score(st, tab, s)
+        out[2 + s] = float(v)
+        if v > best:
+            best = v
+    if finished and st[I_PHASE] == P_OVER:
+        most_coins = -1
+        count = 0
+        for s in range(n):
+            if out[2 + s] == best:
+                count += 1
+                if st[S_COINS + s] > most_coins:
+                    most_coins = st[S_COINS + s]
+        by_coins = st[O_TIEBREAK] == 0 and count > 1
+        if by_coins:
+            count = 0
+            for s in range(n):
+                if out[2 + s] == best and st[S_COINS + s] == most_coins:
+                    count += 1
+        for s in range(n):
+            if out[2 + s] == best and (not by_coins or st[S_COINS + s] == most_coins):
+                out[2 + n + s] = 1.0 / count
+
+
+@njit
 def _run(st: Any, tab: Any, wt: Any, rngs: Any, has_state_rng: bool, policy: int, max_decisions: int, most: int) -> Any:
     """:func:`ludus.core.playout.playout` with the random policy (0) or the heuristic (1), on the
     packed state in place."""
@@ -958,37 +992,49 @@ def _run(st: Any, tab: Any, wt: Any, rngs: Any, has_state_rng: bool, policy: int
                     _chance(st, tab, work, rngs, CHANCE_RNG)
             seat = _current(st)
         if seat == SEAT_NONE or decisions >= limit:
-            out[0] = decisions
-            out[1] = 1.0 if seat == SEAT_NONE else 0.0
-            best = -1
-            for s in range(n):
-                v = _score(st, tab, s)
-                out[2 + s] = float(v)
-                if v > best:
-                    best = v
-            if seat == SEAT_NONE and st[I_PHASE] == P_OVER:  # returns: 1 shared among the winners
-                most_coins = -1
-                count = 0
-                for s in range(n):
-                    if out[2 + s] == best:
-                        count += 1
-                        if st[S_COINS + s] > most_coins:
-                            most_coins = st[S_COINS + s]
-                by_coins = st[O_TIEBREAK] == 0 and count > 1
-                if by_coins:
-                    count = 0
-                    for s in range(n):
-                        if out[2 + s] == best and st[S_COINS + s] == most_coins:
-                            count += 1
-                for s in range(n):
-                    if out[2 + s] == best and (not by_coins or st[S_COINS + s] == most_coins):
-                        out[2 + n + s] = 1.0 / count
+            _outcome(st, tab, out, decisions, seat == SEAT_NONE)
             return out
         count = _legal(st, tab, work, seat)
         if count == 1:
             action = work[0]
         elif policy == 0:
             action = work[rng_below(rngs, ROLLOUT, count)]
+        else:
+            action = _h_choose(st, tab, wt, work, rngs, seat, count)
+        _apply(st, tab, work, seat, action)
+        if has_state_rng:
+            while _current(st) == SEAT_CHANCE:
+                _chance(st, tab, work, rngs, CHANCE_RNG)
+    out[0] = -1.0
+    return out
+
+
+@njit
+def _run_agents(st: Any, tab: Any, wt: Any, rngs: Any, has_state_rng: bool, kinds: Any, most: int) -> Any:
+    """A whole game of agents (:meth:`GorusArenaPlayouts.run_agents`): the loop of :func:`_run`
+    with each seat's agent choosing every move of the seat. The random agent (``kinds[seat]`` 0)
+    draws ``below(len(legal))`` from its own generator even when one move is legal; the
+    heuristic plays a forced move without drawing and otherwise chooses as in :func:`_run` (its
+    noise already comes from its seat's generator)."""
+    n = st[I_N]
+    work = np.empty(2 * tab.shape[1] + 8 + W_BIDS, dtype=np.int64)
+    out = np.zeros(2 + 2 * n, dtype=np.float64)
+    for decisions in range(most):
+        seat = _current(st)
+        while seat == SEAT_CHANCE:  # as in _run (a seeded state has settled its chance already)
+            _chance(st, tab, work, rngs, ROLLOUT)
+            if has_state_rng:
+                while _current(st) == SEAT_CHANCE:
+                    _chance(st, tab, work, rngs, CHANCE_RNG)
+            seat = _current(st)
+        if seat == SEAT_NONE:
+            _outcome(st, tab, out, decisions, True)
+            return out
+        count = _legal(st, tab, work, seat)
+        if kinds[seat] == 0:
+            action = work[rng_below(rngs, POLICY_RNGS + seat, count)]
+        elif count == 1:
+            action = work[0]
         else:
             action = _h_choose(st, tab, wt, work, rngs, seat, count)
         _apply(st, tab, work, seat, action)
@@ -1022,6 +1068,7 @@ class GorusArenaPlayouts(CompiledPlayouts):
 
     game_name: ClassVar[str] = "gorus-arena"
     policies: ClassVar[tuple[str, ...]] = ("random", "heuristic")
+    agent_kinds: ClassVar[tuple[str, ...]] = ("random", "heuristic")
 
     def __init__(self) -> None:
         self._options: dict[GorusArenaOptions, list[int]] = {}
@@ -1087,6 +1134,13 @@ class GorusArenaPlayouts(CompiledPlayouts):
         if policy and rngs.shape[0] < POLICY_RNGS + int(st[I_N]):
             raise ValueError("the heuristic policy needs one agent generator per seat")  # numba checks no bounds
         return _run(st, TABLE, WEIGHTS, rngs, has_state_rng, policy, max_decisions, MAX_PLAYOUT_DECISIONS)
+
+    def run_agents(self, packed: tuple[Any, ...], rngs: Any, has_state_rng: bool, kinds: Any) -> Any:
+        st = packed[0]
+        n = int(st[I_N])
+        if rngs.shape[0] < POLICY_RNGS + n or kinds.shape[0] < n:
+            raise ValueError("a game of agents needs a kind and a generator for every seat")  # numba checks no bounds
+        return _run_agents(st, TABLE, WEIGHTS, rngs, has_state_rng, kinds, MAX_PLAYOUT_DECISIONS)
 
 
 _NONE = [-1] * (ROW * MS + 4 * (MS + 1))

@@ -15,7 +15,7 @@ from ludus.games.gladius import views
 from ludus.games.gladius.cards import builtin_catalogue
 from ludus.games.gladius.compiled import GladiusPlayouts
 from ludus.games.gladius.game import GAME
-from tests.games.compiled_harness import assert_same_playout, assert_same_search, check_game
+from tests.games.compiled_harness import assert_same_playout, assert_same_search, check_agents, check_game
 
 FIGHTERS = tuple(builtin_catalogue().fighters)
 CUTS = (None, 0, 1, 7)
@@ -232,3 +232,73 @@ def test_other_states_are_refused():
     from ludus.games.gorus_maximus.game import GAME as GORUS
 
     assert compiled().pack(GORUS.new_initial_state(None, seed=1)) is None
+
+
+# --------------------------------------------------------------------------- whole games of agents
+def test_agents_every_pairing():
+    """Tournament games (from the opening) of random and heuristic agents, every lineup, every
+    ordered pair of the built-in types and every mirror played once."""
+    opts = [options(fighter1=a, fighter2=b) for a in FIGHTERS for b in FIGHTERS]
+    opts += [options(fighter1=a, fighter2=a, mirror="once") for a in FIGHTERS]
+    assert check_agents(compiled(), GAME, opts, 4) > 20_000
+
+
+def test_agents_every_option():
+    opts = [options(**v) for v in VARIANTS]
+    opts += [options(fighter1="murmillo", fighter2="lion", **v) for v in VARIANTS[1:]]
+    assert check_agents(compiled(), GAME, opts, 8) > 12_000
+
+
+def test_agents_from_the_middle_of_a_game():
+    """Agents take over seeded games after a random prefix (a finished game included)."""
+    opts = [options(**v) for v in VARIANTS]
+    assert check_agents(compiled(), GAME, opts, 8, prefix=40) > 5_000
+
+
+def test_agents_solo():
+    opts = [options(solo=True, fighter1="secutor", fighter2=b) for b in FIGHTERS]
+    opts += [options(solo=True, **v) for v in VARIANTS[1:] + SOLO_VARIANTS]
+    assert check_agents(compiled(), GAME, opts, 8) > 2_000
+    assert check_agents(compiled(), GAME, opts[:6], 4, prefix=6) > 200
+
+
+def test_agents_user_card_set_and_a_deck_over_64_cards(tmp_path: Path):
+    path = tmp_path / "hoplomachus.toml"
+    path.write_text(BIG_SET, encoding="utf-8")
+    opts = [
+        options(fighter1="hoplomachus", fighter2="hoplomachus", card_sets=str(path)),
+        options(fighter1="lion", fighter2="hoplomachus", card_sets=str(path), attack="optional"),
+        options(solo=True, fighter1="hoplomachus", fighter2="hoplomachus", card_sets=str(path)),
+    ]
+    assert check_agents(compiled(), GAME, opts, 12) > 1_500
+
+
+def test_agents_refuse_what_they_do_not_play():
+    state = GAME.new_initial_state(options(), seed=1)
+    assert compiled().play_agents(state, ["random", "ismcts"], [Rng(1), Rng(2)]) is None
+    assert compiled().play_agents(state, [], []) is None
+
+
+@pytest.mark.parametrize(
+    ("opts", "agents"),
+    [({}, "random,heuristic"), ({}, "heuristic*2"), ({"fighter2": "lion", "attack": "optional"}, "random*2"),
+     ({"solo": True}, "heuristic"), ({"solo": True, "fighter2": "murmillo"}, "random")],
+)
+def test_tournament_games_are_the_same_compiled(monkeypatch, opts, agents):
+    """``play_game`` gives the same results with the compiled agents as through the Python
+    engine; with them it makes no Python agent at all."""
+    from ludus.sim import tournament
+
+    spec = tournament.make_spec("gladius", opts, agents, games=12, seed=5)
+
+    def no_python_agents(*args: object, **kw: object) -> object:
+        raise AssertionError("the compiled tournament made a Python agent")
+
+    monkeypatch.setenv("LUDUS_COMPILED", "1")
+    with monkeypatch.context() as patch:
+        patch.setattr(tournament, "make_agent", no_python_agents)
+        fast = [tournament.play_game(spec, i) for i in range(spec.games)]
+    monkeypatch.setenv("LUDUS_COMPILED", "0")
+    slow = [tournament.play_game(spec, i) for i in range(spec.games)]
+    assert fast == slow
+    assert sum(r.decisions for r in fast) > 100

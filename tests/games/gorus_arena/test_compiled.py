@@ -27,7 +27,14 @@ from ludus.games.gorus_arena.options import (
     GorusArenaOptions,
 )
 
-from ..compiled_harness import assert_same_playout, assert_same_search, check_game, determinization, random_prefix
+from ..compiled_harness import (
+    assert_same_playout,
+    assert_same_search,
+    check_agents,
+    check_game,
+    determinization,
+    random_prefix,
+)
 
 CUTS = (None, 0, 1, 7)
 CHOICES: dict[str, tuple[Any, ...]] = {
@@ -309,3 +316,69 @@ def test_levels_search_the_same_with_compiled_playouts(level: str) -> None:
 def test_no_compiled_playouts_when_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LUDUS_COMPILED", "0")
     assert GAME.compiled_playouts() is None
+
+
+# ------------------------------------------------------------------ whole games of agents
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_agents_each_option(compiled: Any, players: int) -> None:
+    """Tournament games (from the deal) of random and heuristic agents, every lineup, the
+    default game and each option's other values: every move the agents' own, forced ones too."""
+    options = _one_change(players)
+    decisions = check_agents(compiled, GAME, options, 8)
+    assert decisions > 8 * len(options) * 10 * players  # whole games compared
+
+
+def test_agents_mixed_options(compiled: Any) -> None:
+    """Seeded random combinations of all the options at once."""
+    rng = Rng(4242)
+    options = []
+    for _ in range(120):
+        players = 2 + rng.below(4)
+        values = {name: vals[rng.below(len(vals))] for name, vals in CHOICES.items()}
+        options.append(
+            GAME.parse_options(
+                {
+                    "players": players,
+                    "rounds": 1 + rng.below(8),
+                    "first_player": 1 + rng.below(players),
+                    **{name.replace("_", "-"): v for name, v in values.items()},
+                }
+            )
+        )
+    assert check_agents(compiled, GAME, options, 4) > 120 * 4 * 20
+
+
+@pytest.mark.parametrize("refill", REFILLS)
+def test_agents_market_refills(compiled: Any, refill: str) -> None:
+    """With used cards put away for good, empty hands refill from the market (a pick is the
+    seat's agent's move); and agents that take over games after a random prefix."""
+    options = [GAME.parse_options({"players": p, "used-cards": "leave", "refill": refill}) for p in (2, 3, 4, 5)]
+    assert check_agents(compiled, GAME, options, 12) > 4 * 12 * 40
+    assert check_agents(compiled, GAME, options, 8, prefix=80) > 4 * 8 * 10
+
+
+@pytest.mark.parametrize(
+    ("opts", "agents"),
+    [({"players": 3}, "random,heuristic,heuristic"), ({"players": 2}, "heuristic*2"), ({"players": 5}, "random*5"),
+     ({"players": 4, "auction": "per-round", "refill": "choose", "used-cards": "leave"},
+      "heuristic,random,heuristic,random")],
+)
+def test_tournament_games_are_the_same_compiled(monkeypatch: pytest.MonkeyPatch, opts: dict[str, Any],
+                                                agents: str) -> None:
+    """``play_game`` gives the same results with the compiled agents as through the Python
+    engine; with them it makes no Python agent at all."""
+    from ludus.sim import tournament
+
+    spec = tournament.make_spec("gorus-arena", opts, agents, games=10, seed=8)
+
+    def no_python_agents(*args: object, **kw: object) -> object:
+        raise AssertionError("the compiled tournament made a Python agent")
+
+    monkeypatch.setenv("LUDUS_COMPILED", "1")
+    with monkeypatch.context() as patch:
+        patch.setattr(tournament, "make_agent", no_python_agents)
+        fast = [tournament.play_game(spec, i) for i in range(spec.games)]
+    monkeypatch.setenv("LUDUS_COMPILED", "0")
+    slow = [tournament.play_game(spec, i) for i in range(spec.games)]
+    assert fast == slow
+    assert sum(r.decisions for r in fast) > 100
