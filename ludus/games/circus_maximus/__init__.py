@@ -13,11 +13,11 @@ PLUGIN = GamePlugin(
     package=__name__,
     game=".game:GAME",
     heuristic=".heuristic:CircusMaximusHeuristic",
-    # ISMCTS iterations per level, measured to answer within 1 s a move (docs/agents.md)
+    # ISMCTS iterations per level, with compiled playouts within 1 s a move (docs/agents.md)
     search={
-        "easy": SearchBudget.flat_paired(15),
-        "medium": SearchBudget.flat_paired(22),
-        "hard": SearchBudget.flat_paired(26),
+        "easy": SearchBudget.flat_paired(300),
+        "medium": SearchBudget.flat_paired(700),
+        "hard": SearchBudget.flat_paired(1300),
     },
     analysis=".analysis:PROFILE",
     interop=".interop:SPEC",

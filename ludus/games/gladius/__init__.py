@@ -13,11 +13,11 @@ PLUGIN = GamePlugin(
     package=__name__,
     game=".game:GAME",
     heuristic=".heuristic:GladiusHeuristic",
-    # ISMCTS iterations per level, measured to answer within 1 s a move (docs/agents.md)
+    # ISMCTS iterations per level, with compiled playouts within 1 s a move (docs/agents.md)
     search={
-        "easy": SearchBudget.flat_paired(60),
-        "medium": SearchBudget.flat_paired(120),
-        "hard": SearchBudget.flat_paired(170),
+        "easy": SearchBudget.flat_paired(1000),
+        "medium": SearchBudget.flat_paired(2000),
+        "hard": SearchBudget.flat_paired(3500),
     },
     analysis=".analysis:PROFILE",
     interop=".interop:SPEC",

@@ -13,11 +13,11 @@ PLUGIN = GamePlugin(
     package=__name__,
     game=".game:GAME",
     heuristic=".heuristic:GorusArenaHeuristic",
-    # ISMCTS iterations per level, measured to answer within 1 s a move (docs/agents.md)
+    # ISMCTS iterations per level, with compiled playouts within 1 s a move (docs/agents.md)
     search={
-        "easy": SearchBudget(50, "heuristic"),
-        "medium": SearchBudget(120, "heuristic"),
-        "hard": SearchBudget(150, "heuristic"),
+        "easy": SearchBudget(500, "heuristic"),
+        "medium": SearchBudget(1000, "heuristic"),
+        "hard": SearchBudget(1800, "heuristic"),
     },
     analysis=".analysis:PROFILE",
     interop=".interop:SPEC",

@@ -13,11 +13,11 @@ PLUGIN = GamePlugin(
     package=__name__,
     game=".game:GAME",
     heuristic=".heuristic:GorusMaximusHeuristic",
-    # ISMCTS iterations per level, measured to answer within 1 s a move (docs/agents.md)
+    # ISMCTS iterations per level, with compiled playouts within 1 s a move (docs/agents.md)
     search={
-        "easy": SearchBudget(300),
-        "medium": SearchBudget(400),
-        "hard": SearchBudget(500),
+        "easy": SearchBudget(700),
+        "medium": SearchBudget(1500),
+        "hard": SearchBudget(2800),
     },
     analysis=".analysis:PROFILE",
     interop=".interop:SPEC",

@@ -208,7 +208,7 @@ def test_a_finished_game_plays_nothing():
     assert assert_same_playout(compiled(), state, 1, policy="heuristic") == 0
 
 
-@pytest.mark.parametrize("iterations", [60, 170])  # the easy and hard budgets (ludus/games/gladius/__init__.py)
+@pytest.mark.parametrize("iterations", [60, 170])  # the easy and hard budgets before the compiled playouts
 def test_search_is_unchanged(iterations):
     """The Gladius levels (paired root, heuristic rollouts) find the same statistics compiled."""
     assert_same_search(GAME, options(), views=8, iterations=iterations)
