@@ -1,5 +1,6 @@
 """Gorus Maximus playouts compiled with numba: the rules of :mod:`.rules` and :mod:`.fast` for
-random playouts, over integer arrays.
+random playouts, and whole tournament games of the random and heuristic agents
+(:meth:`GorusMaximusPlayouts.run_agents`), over integer arrays.
 
 The Python engine stays the reference; this module plays exactly its games, faster (see
 :mod:`ludus.core.compiled` for the contract). What it reproduces, and from where:
@@ -12,30 +13,35 @@ The Python engine stays the reference; this module plays exactly its games, fast
   the schools by ``Rng.weighted``), and with one as :func:`.fast.fast_settle_chance` does (a
   whole troupe set dealt from one shuffle of the stock, draws and reveals card by card);
 * the end of a round (Crowd Favour, Crowd Support, the tiebreaks and ``final-tie``), ``scores``
-  and ``returns``.
+  and ``returns``;
+* the agents' choices: ``RandomAgent`` as ``rng.choice(legal)`` (a draw even for one legal card),
+  and :class:`.heuristic.GorusMaximusHeuristic` from its seat's view, every float operation of its
+  score in the same order (its ``**`` from a table evaluated in Python, its ``sum`` as this
+  Python sums), its noise from its own generator, the first best card kept.
 
 A state is packed as three arrays: the position (one int64 array, layout below), and the
-options' constants (ints, and the floats of the schools' weighted draw), built once per options.
+options' constants (ints, and floats: the schools' weighted draw, the heuristic's worth of the
+preferred 0), built once per options.
 Card sets are 80-bit masks in the engine; here each is two int64 words (schools 0-2 in the low
 48 bits, schools 3-4 in the high word) in the packed array, and one 16-bit lane per school while
 a playout runs. Fields the engine leaves stale and never reads again (the top card of a finished
 bout, the turn between deals, ``dealt`` after the deal) are packed as fixed values, so two
 positions that play the same pack equal.
 
-Only the random policy is compiled: the Gorus Maximus bots roll out at random, and the heuristic
-breaks ties with draws from a generator of its own, which the two-generator contract has no
-place for.
+Only the random rollout policy is compiled (the Gorus Maximus bots roll out at random); the
+heuristic plays in whole games of agents.
 """
 
 from __future__ import annotations
 
+import sys
 from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...core.compiled import CHANCE_RNG, ROLLOUT, CompiledPlayouts, njit, rng_next, rng_random
+from ...core.compiled import CHANCE_RNG, POLICY_RNGS, ROLLOUT, CompiledPlayouts, njit, rng_next, rng_random
 from ...core.playout import MAX_PLAYOUT_DECISIONS
 from .cards import (
     HAND_SIZE,
@@ -82,12 +88,19 @@ COLLECTED = STOCK + 2  # two words per side
 STATE_SIZE = COLLECTED + 2 * SEATS
 
 # the options: int64 array
-C_N, C_SOLO, C_TWO, C_SIDES, C_BOUT, C_TOTAL, C_RANKS, C_PZ_DELTA, C_SHARED, C_COMBOS = range(10)
-C_CF = 10  # Crowd Favour per rank, 16
+C_N, C_SOLO, C_TWO, C_SIDES, C_BOUT, C_TOTAL, C_RANKS, C_PZ_DELTA, C_SHARED, C_COMBOS, C_NEUMAIER = range(11)
+C_CF = 11  # Crowd Favour per rank, 16
 C_SIDE_OF = C_CF + 16  # each seat's side, SEATS
 C_TARGET = C_SIDE_OF + SEATS  # each side's target, SEATS
 C_COMBO = C_TARGET + SEATS  # the schools a ChooseSchools outcome picks, as masks, at most 10
 CONFIG_SIZE = C_COMBO + 10
+
+# the options' floats: float64 array
+F_SUMS = 0  # Rng.weighted's total, then its running sums over the ChooseSchools outcomes, at most 10
+F_ZERO_WORTH = F_SUMS + 11  # what the heuristic counts the preferred school's 0 worth
+FLOATS_SIZE = F_ZERO_WORTH + 1
+
+_AGENT_RANDOM, _AGENT_HEURISTIC = 0, 1  # codes of GorusMaximusPlayouts.agent_kinds
 
 # card sets while a playout runs: one 16-bit lane per school, rows of a (ROWS, 5) array
 STOCK_ROW = SEATS
@@ -494,10 +507,10 @@ def _chance_step(st: Any, lanes: Any, cfg: Any, cfgf: Any, rngs: Any, r: int) ->
         combos = cfg[C_COMBOS]
         pick = 0
         if combos > 1:  # Rng.weighted over equal weights
-            x = rng_random(rngs, r) * cfgf[0]
+            x = rng_random(rngs, r) * cfgf[F_SUMS]
             pick = combos - 1
             for i in range(combos):
-                if x < cfgf[1 + i]:
+                if x < cfgf[F_SUMS + 1 + i]:
                     pick = i
                     break
         st[SCHOOLS_MASK] = cfg[C_COMBO + pick]
@@ -576,8 +589,9 @@ def _play(st: Any, lanes: Any, cfg: Any, cfgf: Any, rngs: Any, has_state_rng: bo
 
 
 @njit
-def _random_card(st: Any, lanes: Any, rngs: Any, seat: int) -> int:
-    """``legal[rng.below(len(legal))]`` over the legal cards in the engine's order (one: no draw)."""
+def _legal_cards(st: Any, lanes: Any, seat: int) -> int:
+    """The cards ``seat`` may play into the scratch row ``LEGAL_ROW``; returns how many. Read in
+    ascending card order they are the engine's legal moves in its order."""
     blen = st[BOUT_LEN]
     init = st[INITIATING] if blen else 0
     follow = blen and lanes[seat, init]
@@ -589,8 +603,164 @@ def _random_card(st: Any, lanes: Any, rngs: Any, seat: int) -> int:
             lane &= rank_bit
         lanes[LEGAL_ROW, s] = lane
         count += _pop16(lane)
+    return count
+
+
+@njit
+def _random_card(st: Any, lanes: Any, rngs: Any, seat: int) -> int:
+    """``legal[rng.below(len(legal))]`` over the legal cards in the engine's order (one: no draw)."""
+    count = _legal_cards(st, lanes, seat)
     k = 0 if count == 1 else _below(rngs, ROLLOUT, count)
     return _nth_card(lanes, LEGAL_ROW, k)
+
+
+# --------------------------------------------------------------------------- the heuristic agent
+def _hold_table() -> Any:
+    """``heuristic.py``'s chance that a top card holds, by its rank, whether it is of the preferred
+    school and how many players are still to come: its very expression, evaluated here in Python
+    (so ``**`` rounds as Python's does), once for every value it can take."""
+    table = np.ones((16, 2, SEATS + 1), dtype=np.float64)
+    for top_rank in range(16):
+        for preferred in (0, 1):
+            base = 0.35 + 0.05 * top_rank + (0.15 if preferred else 0.0)
+            for remaining in range(1, SEATS + 1):
+                table[top_rank, preferred, remaining] = max(0.05, min(0.97, base)) ** remaining
+    return table
+
+
+_HOLD = _hold_table()
+_NEUMAIER = sys.version_info >= (3, 12)
+"""Python 3.12 on sums floats with Neumaier's compensation (``sum``); 3.11 adds them in turn."""
+
+
+@njit
+def _sum_step(total: float, comp: float, x: float, first: bool, neumaier: bool) -> tuple[float, float]:
+    """One float of ``sum(...)`` (started at the int 0) added as this Python adds it: the first
+    as ``0 + x``, the rest in turn (3.11) or with Neumaier's compensation ``comp`` (3.12+)."""
+    if first:
+        return 0.0 + x, 0.0
+    if not neumaier:
+        return total + x, comp
+    t = total + x
+    if abs(total) >= abs(x):
+        comp += (total - t) + x
+    else:
+        comp += (x - t) + total
+    return t, comp
+
+
+@njit
+def _sum_end(total: float, comp: float, neumaier: bool) -> float:
+    """The sum's result: 3.12+ adds its compensation, when finite and not zero."""
+    if neumaier and comp != 0.0 and np.isfinite(comp):
+        return total + comp
+    return total
+
+
+@njit
+def _side_of(cfg: Any, actor: int) -> int:
+    """``GorusMaximusHeuristic._side``: the contenders are side 1."""
+    return 1 if actor == CONTENDER_ID else cfg[C_SIDE_OF + actor]
+
+
+@njit
+def _h_score(st: Any, lanes: Any, cfg: Any, cfgf: Any, me: int, c: int) -> float:
+    """``GorusMaximusHeuristic._score`` of card ``c`` for seat ``me``, every float operation in its
+    order. It reads only what ``me``'s observation shows: the bout, the schools, each side's
+    collected cards (played face up) and ``me``'s own hand."""
+    my_side = cfg[C_SIDE_OF + me]
+    blen = st[BOUT_LEN]  # the bout as observed, before c
+    size = blen + 1  # with c
+    obs_preferred = st[PREFERRED]
+    preferred = obs_preferred
+    initiating = st[INITIATING]
+    school_c = c >> 4
+    if blen == 0:
+        initiating = school_c
+        if preferred < 0:
+            preferred = school_c
+    elif (st[BOUT_CARD + blen - 1] & 15) == (c & 15):
+        preferred = school_c
+    # who holds the bout once this card is in
+    winner = -3
+    top = -1
+    for pass_ in range(2):
+        school = preferred if pass_ == 0 else initiating
+        for i in range(size):
+            card = c if i == blen else st[BOUT_CARD + i]
+            if card >> 4 == school and card > top:
+                winner = me if i == blen else st[BOUT_ACTOR + i]
+                top = card
+        if top >= 0:
+            break
+    remaining = cfg[C_BOUT] - size
+    neumaier = cfg[C_NEUMAIER] != 0
+    value = 0.0
+    comp = 0.0
+    for i in range(size):
+        card = c if i == blen else st[BOUT_CARD + i]
+        rank = card & 15
+        w = float(cfg[C_CF + rank])  # worth(card)
+        if rank == 0:
+            w = cfgf[F_ZERO_WORTH] if card >> 4 == preferred else 0.0
+        value, comp = _sum_step(value, comp, w, i == 0, neumaier)
+    value = _sum_end(value, comp, neumaier)
+    hold = 1.0
+    if remaining:
+        hold = _HOLD[top & 15, 1 if top >> 4 == preferred else 0, remaining]
+    ours = _side_of(cfg, winner) == my_side
+    expected = (hold if ours else (1 - hold) * 0.3) * value
+    score = expected
+    if not ours and value < 0:
+        score += -value * 0.4  # an opponent takes the loss
+    rank = c & 15
+    score -= 0.04 * rank * (1.5 if school_c == preferred else 1.0)
+    if rank == 8 and not ours:
+        score += 2.0
+    if rank == 0 and not ours:
+        score -= 1.0 if school_c == preferred else 0.0
+    if size > 1 and ours and winner == me:  # _prior_winner: the bout's holder before c
+        prev = -3
+        best = -1
+        for pass_ in range(2):
+            school = obs_preferred if pass_ == 0 else st[INITIATING]
+            for i in range(blen):
+                card = st[BOUT_CARD + i]
+                if card >> 4 == school and card > best:
+                    prev = st[BOUT_ACTOR + i]
+                    best = card
+            if best >= 0:
+                break
+        if prev != -3 and prev != me and _side_of(cfg, prev) == my_side:
+            score -= 1.5
+    if preferred != obs_preferred and preferred >= 0 and (  # the preferred 0, collected or in hand
+            lanes[COLLECTED_ROW + my_side, preferred] & 1 or lanes[me, preferred] & 1):
+        score += 2.0
+    return score
+
+
+@njit
+def _heuristic_card(st: Any, lanes: Any, cfg: Any, cfgf: Any, rngs: Any, seat: int) -> int:
+    """``GorusMaximusHeuristic.act``: a forced card as it is (no draw); else each legal card in
+    the engine's order scored plus ``random() * 1e-3`` from the seat's generator, the first best
+    kept."""
+    count = _legal_cards(st, lanes, seat)
+    if count == 1:
+        return _nth_card(lanes, LEGAL_ROW, 0)
+    r = POLICY_RNGS + seat
+    best = -1
+    best_score = -np.inf
+    for s in range(NUM_SCHOOLS):
+        lane = lanes[LEGAL_ROW, s]
+        while lane:
+            low = lane & -lane
+            lane ^= low
+            c = s * 16 + _pop16(low - 1)
+            score = _h_score(st, lanes, cfg, cfgf, seat, c) + rng_random(rngs, r) * 1e-3
+            if score > best_score:
+                best = c
+                best_score = score
+    return best
 
 
 @njit
@@ -617,7 +787,16 @@ def _run(st: Any, cfg: Any, cfgf: Any, rngs: Any, has_state_rng: bool, max_decis
         decisions += 1
     _pack_lanes(st, lanes)
     _normalize(st)
-    out[0] = decisions if ended else -1
+    _outcome(st, cfg, out, decisions if ended else -1)
+    return out
+
+
+@njit
+def _outcome(st: Any, cfg: Any, out: Any, decisions: int) -> None:
+    """``[decisions, finished, scores..., returns...]`` into ``out`` (zeros): each seat's side's
+    Crowd Support, and 1 shared among the seats of the winning sides once the game is over."""
+    n = cfg[C_N]
+    out[0] = decisions
     over = st[PHASE] == P_OVER
     out[1] = 1.0 if over else 0.0
     winners = 0
@@ -630,6 +809,44 @@ def _run(st: Any, cfg: Any, cfgf: Any, rngs: Any, has_state_rng: bool, max_decis
         for s in range(n):
             if st[WINNERS_MASK] >> cfg[C_SIDE_OF + s] & 1:
                 out[2 + n + s] = 1.0 / winners
+
+
+@njit
+def _run_agents(st: Any, cfg: Any, cfgf: Any, rngs: Any, has_state_rng: bool, kinds: Any) -> Any:
+    """A whole game of agents (:meth:`GorusMaximusPlayouts.run_agents`): the loop of :func:`_run`
+    with each seat's agent choosing every card of the seat. The random agent (``kinds[seat]`` 0,
+    ``rng.choice``) draws below the number of legal cards from its own generator even when one is
+    legal; the heuristic (1) plays a forced card without drawing and otherwise chooses as
+    ``heuristic.py`` does, its noise from its own generator."""
+    n = cfg[C_N]
+    lanes = np.zeros((ROWS, NUM_SCHOOLS), dtype=np.int64)
+    _unpack_lanes(st, lanes)
+    out = np.zeros(2 + 2 * n, dtype=np.float64)
+    decisions = 0
+    ended = False
+    while True:
+        phase = st[PHASE]
+        while phase != P_PLAY and phase != P_OVER:  # as in _run (a seeded state settles its own)
+            _chance_step(st, lanes, cfg, cfgf, rngs, ROLLOUT)
+            if has_state_rng:
+                _settle(st, lanes, cfg, cfgf, rngs)
+            phase = st[PHASE]
+        if phase == P_OVER:
+            ended = True
+            break
+        if decisions == _MAX_DECISIONS:  # reported as a game that did not end
+            break
+        seat = st[TURN]
+        if kinds[seat] == _AGENT_RANDOM:
+            count = _legal_cards(st, lanes, seat)
+            c = _nth_card(lanes, LEGAL_ROW, _below(rngs, POLICY_RNGS + seat, count))
+        else:
+            c = _heuristic_card(st, lanes, cfg, cfgf, rngs, seat)
+        _play(st, lanes, cfg, cfgf, rngs, has_state_rng, seat, c)
+        decisions += 1
+    _pack_lanes(st, lanes)
+    _normalize(st)
+    _outcome(st, cfg, out, decisions if ended else -1)
     return out
 
 
@@ -662,7 +879,10 @@ def _config(state: GorusMaximusState) -> tuple[Any, Any]:
     for w in weights:
         acc += w
         sums.append(acc)
-    cfgf = np.array(sums, dtype=np.float64)
+    cfg[C_NEUMAIER] = int(_NEUMAIER)
+    cfgf = np.zeros(FLOATS_SIZE, dtype=np.float64)
+    cfgf[F_SUMS : F_SUMS + len(sums)] = sums
+    cfgf[F_ZERO_WORTH] = state.cf.preferred_zero * 0.6  # heuristic.py's worth() of the preferred 0
     cfg.flags.writeable = False
     cfgf.flags.writeable = False
     return cfg, cfgf
@@ -673,6 +893,7 @@ class GorusMaximusPlayouts(CompiledPlayouts):
 
     game_name = "gorus-maximus"
     policies = ("random",)
+    agent_kinds = ("random", "heuristic")
 
     def __init__(self) -> None:
         self._configs: dict[Any, tuple[Any, Any]] = {}
@@ -740,6 +961,19 @@ class GorusMaximusPlayouts(CompiledPlayouts):
     def run(self, packed: tuple[Any, ...], rngs: Any, has_state_rng: bool, policy: int, max_decisions: int) -> Any:
         st, cfg, cfgf = packed
         return _run(st, cfg, cfgf, rngs, has_state_rng, max_decisions)
+
+    def run_agents(self, packed: tuple[Any, ...], rngs: Any, has_state_rng: bool, kinds: Any) -> Any:
+        st, cfg, cfgf = packed
+        n = int(cfg[C_N])
+        if rngs.shape[0] < POLICY_RNGS + n or kinds.shape[0] < n:
+            raise ValueError("a game of agents needs a kind and a generator for every seat")  # no bounds checked
+        if kinds[:n].min() < 0 or kinds[:n].max() >= len(self.agent_kinds):
+            raise ValueError("unknown agent code")
+        return _run_agents(st, cfg, cfgf, rngs, has_state_rng, kinds)
+
+    def metrics(self, packed: tuple[Any, ...]) -> dict[str, float]:
+        """``analysis.py``'s metrics: the round the game ended in."""
+        return {"rounds": float(packed[0][ROUND])}
 
 
 _ZEROS = [[0] * k for k in range(2 * SEATS + 1)]

@@ -10,7 +10,6 @@ agents' too) and the whole final position.
 from __future__ import annotations
 
 import dataclasses
-
 import itertools
 from pathlib import Path
 

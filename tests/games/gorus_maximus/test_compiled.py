@@ -4,13 +4,16 @@ Each check plays a state out both ways from the same generators and compares eve
 (``tests/games/compiled_harness.py``): seeded states after a random prefix and determinizations
 sampled from a seat's view (chance settled by the state's own generator, deals from one
 shuffle), and states without a generator (chance drawn card by card from the playout's), with
-cuts after 0, 1 and 7 decisions as well as whole games.
+cuts after 0, 1 and 7 decisions as well as whole games. Whole tournament games of the random and
+heuristic agents (``check_agents``) are compared the same way, metrics and agents' generators
+included, and ``play_game`` against the Python engine.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
 pytest.importorskip("numba")
@@ -19,7 +22,7 @@ from ludus.core.game import CHANCE, State
 from ludus.core.rng import Rng
 from ludus.games.gorus_maximus.cards import PHASE_DEAL, PHASE_PLAY, PHASE_SCHOOLS
 from ludus.games.gorus_maximus.game import GAME
-from tests.games.compiled_harness import assert_same_playout, assert_same_search, check_game
+from tests.games.compiled_harness import assert_same_playout, assert_same_search, check_agents, check_game
 
 CUTS = (None, 0, None, 1, None, 7)  # half the playouts to the end
 
@@ -214,14 +217,131 @@ def test_playout_plays_from_a_play_phase(compiled: Any) -> None:
         assert (got == want).all()
 
 
-@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
-def test_same_search_as_python(level: str) -> None:
-    """Each Gorus Maximus level (random rollouts) finds identical statistics either way."""
+@pytest.mark.parametrize(("level", "iterations"), [("easy", 300), ("medium", 400), ("hard", 500)])
+def test_same_search_as_python(level: str, iterations: int) -> None:
+    """Each Gorus Maximus level (random rollouts) finds identical statistics either way.
+
+    At ``iterations`` (the budgets the levels had before the compiled playouts) rather than the
+    levels' own, whose Python side would take most of the suite's time; the settings are the
+    level's."""
     from ludus.agents.ismcts import level_budget
 
     budget = level_budget(level, GAME)
-    assert budget.rollout == "random"
-    settings = {"iterations": budget.iterations, "score_weight": budget.score_weight}
+    assert budget.rollout == "random" and budget.iterations > iterations
+    settings = {"iterations": iterations, "score_weight": budget.score_weight}
     assert_same_search(GAME, options(players=4), views=2, **settings)
     assert_same_search(GAME, options(players=2), views=2, **settings)
     assert_same_search(GAME, options(players=1), views=4, **settings, horizon=9)
+
+
+# --------------------------------------------------------------------------- whole games of agents
+# check_agents plays each lineup in turn: all random, all heuristic and both alternations of the
+# two, comparing decisions, scores, returns, metrics, every generator and the final position.
+@pytest.mark.parametrize("players", range(1, 9))
+def test_agents_every_player_count(compiled: Any, players: int) -> None:
+    """Tournament games from the opening, with random schools where the count draws them."""
+    assert check_agents(compiled, GAME, [options(players=players)], 24) > 24 * 20
+
+
+def test_agents_teams_schools_targets_and_dealers(compiled: Any) -> None:
+    opts = [options(players=p, teams=t, team_target=tt) for p, t, tt in
+            [(4, "2v2", 0), (5, "2v2v1", 0), (5, "3v2", 2), (6, "ABCABC", 1), (7, "2v2v2v1", 2), (8, "4v4", 0)]]
+    opts += [options(players=p, schools=s) for p, s in [(1, "GA,PA,YS"), (2, "BF,BS,GA"), (4, "BF,BS,GA,YS")]]
+    opts += [options(players=p, target=t, first_dealer=d, final_tie=tie, memory_aids=bool(d % 2))
+             for p, t, d, tie in [(1, 1, 0, "shared"), (2, 1, 1, "play-on"), (3, 2, 2, "shared"),
+                                  (4, 1, 0, "play-on"), (6, 2, 5, "shared"), (8, 1, 7, "play-on")]]
+    assert check_agents(compiled, GAME, opts, 8) > len(opts) * 8 * 20
+
+
+def test_agents_with_own_crowd_favour_tables(compiled: Any, tmp_path: Any) -> None:
+    """Tables whose preferred 0 the heuristic counts at a value that is no integer (9 * 0.6),
+    a heavy loss, or nothing; and ties everywhere (every card worth 0)."""
+    flat = _cf_file(tmp_path, "flat.toml", [0] * 16, 0)
+    spoiler = _cf_file(tmp_path, "spoiler.toml", [0] * 16, -50)
+    odd = _cf_file(tmp_path, "odd.toml", [3, -2, 0, 1, -1, 2, 0, 0, -7, 4, 1, 0, 2, -3, 5, 1], 9)
+    sevenths = _cf_file(tmp_path, "sevenths.toml", [1, 7, -3, 11, 0, 2, -5, 6, -9, 13, 4, -1, 3, 8, -2, 5], 7)
+    opts = [options(players=p, cf_table=table, final_tie=tie, **goal)
+            for table in (flat, spoiler, odd, sevenths)
+            for p, tie, goal in [(1, "shared", {"target": 2}), (2, "play-on", {"target": 2}),
+                                 (4, "play-on", {"target": 2}), (6, "shared", {"teams": "2v2v2", "team_target": 2}),
+                                 (8, "play-on", {"target": 2})]]
+    assert check_agents(compiled, GAME, opts, 4) > len(opts) * 4 * 20
+
+
+def test_agents_from_the_middle_of_a_game(compiled: Any) -> None:
+    """Agents take over seeded games after a random prefix (a finished game included)."""
+    opts = [options(players=p) for p in (1, 2, 3, 4, 5, 8)] + [options(players=6, teams="2v2v2")]
+    assert check_agents(compiled, GAME, opts, 10, prefix=120) > 7 * 10 * 10
+
+
+def test_agents_mixed_lineups(compiled: Any) -> None:
+    lineups = [["heuristic", "heuristic", "random", "heuristic"], ["random", "random", "heuristic", "random"]]
+    assert check_agents(compiled, GAME, [options(players=4)], 10, lineups=lineups) > 10 * 40
+
+
+def test_heuristic_sums_as_python_does() -> None:
+    """The heuristic's ``sum`` of card values: this Python's own (3.11 in turn, 3.12 on with
+    Neumaier's compensation), checked against ``sum`` here and against the 3.12 algorithm."""
+    from ludus.games.gorus_maximus.compiled import _NEUMAIER, _sum_end, _sum_step
+
+    def neumaier(values: list[float]) -> float:  # CPython 3.12's float sum, started at the int 0
+        total, comp = 0 + values[0], 0.0
+        for x in values[1:]:
+            t = total + x
+            comp += (total - t) + x if abs(total) >= abs(x) else (x - t) + total
+            total = t
+        return total + comp if comp and comp not in (float("inf"), float("-inf")) else total
+
+    def compiled_sum(values: list[float], compensated: bool) -> float:
+        total, comp = 0.0, 0.0
+        for i, x in enumerate(values):
+            total, comp = _sum_step(total, comp, x, i == 0, compensated)
+        return float(_sum_end(total, comp, compensated))
+
+    rng = Rng(12)
+    differ = 0
+    for _ in range(3000):
+        values = [float(rng.below(41) - 20) for _ in range(rng.below(8))] + [(rng.below(61) - 30) * 0.6]
+        order = list(values)
+        rng.shuffle(order)
+        assert compiled_sum(order, _NEUMAIER) == sum(order)
+        assert compiled_sum(order, True) == neumaier(order)
+        assert compiled_sum(order, False) == sum(order, start=0.0) or _NEUMAIER
+        differ += neumaier(order) != compiled_sum(order, False)
+    assert differ, "no sum where the two algorithms differ: the check shows nothing"
+
+
+def test_agents_refuse_what_they_do_not_play(compiled: Any) -> None:
+    state = GAME.new_initial_state({"players": 2}, seed=1)
+    assert compiled.play_agents(state, ["random", "ismcts"], [Rng(1), Rng(2)]) is None
+    assert compiled.play_agents(state, [], []) is None
+    packed = compiled.pack(state)
+    with pytest.raises(ValueError):
+        compiled.run_agents(packed, np.zeros(3, dtype=np.uint64), True, np.zeros(2, dtype=np.int64))
+
+
+@pytest.mark.parametrize(
+    ("opts", "agents"),
+    [({"players": 4}, "random*4"), ({"players": 4}, "heuristic*4"),
+     ({"players": 4}, "heuristic,random,random,heuristic"), ({"players": 4, "teams": "2v2"}, "heuristic*2,random*2"),
+     ({"players": 1}, "heuristic"), ({"players": 2}, "random,heuristic")],
+)
+def test_tournament_games_are_the_same_compiled(monkeypatch: pytest.MonkeyPatch, opts: Any, agents: str) -> None:
+    """``play_game`` gives the same results with the compiled agents as through the Python
+    engine (``LUDUS_COMPILED=0``); with them it makes no Python agent at all."""
+    from ludus.sim import tournament
+
+    spec = tournament.make_spec("gorus-maximus", opts, agents, games=8, seed=5)
+
+    def no_python_agents(*args: object, **kw: object) -> object:
+        raise AssertionError("the compiled tournament made a Python agent")
+
+    monkeypatch.setenv("LUDUS_COMPILED", "1")
+    with monkeypatch.context() as patch:
+        patch.setattr(tournament, "make_agent", no_python_agents)
+        fast = [tournament.play_game(spec, i) for i in range(spec.games)]
+    monkeypatch.setenv("LUDUS_COMPILED", "0")
+    slow = [tournament.play_game(spec, i) for i in range(spec.games)]
+    assert fast == slow
+    assert sum(r.decisions for r in fast) > 8 * 20
+    assert all(r.metrics["rounds"] >= 1 for r in fast)
