@@ -226,3 +226,24 @@ def check_agents(
             seeds = [Rng(977 * i + s).next_u64() for s in range(n)]
             total += assert_same_agents_game(compiled, state, kinds, seeds)
     return total
+
+
+def assert_same_tournament_games(monkeypatch: Any, game: str, options: Any, agents: str, games: int,
+                                 seed: int) -> list[Any]:
+    """``play_game`` gives the same results with the compiled agents as through the Python engine
+    (``LUDUS_COMPILED=0``), and with them makes no Python agent at all; returns the results."""
+    from ludus.sim import tournament
+
+    spec = tournament.make_spec(game, options, agents, games=games, seed=seed)
+
+    def no_python_agents(*args: object, **kw: object) -> object:
+        raise AssertionError("the compiled tournament made a Python agent")
+
+    monkeypatch.setenv("LUDUS_COMPILED", "1")
+    with monkeypatch.context() as patch:
+        patch.setattr(tournament, "make_agent", no_python_agents)
+        fast = [tournament.play_game(spec, i) for i in range(spec.games)]
+    monkeypatch.setenv("LUDUS_COMPILED", "0")
+    slow = [tournament.play_game(spec, i) for i in range(spec.games)]
+    assert fast == slow
+    return fast

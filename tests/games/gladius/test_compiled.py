@@ -15,7 +15,13 @@ from ludus.games.gladius import views
 from ludus.games.gladius.cards import builtin_catalogue
 from ludus.games.gladius.compiled import GladiusPlayouts
 from ludus.games.gladius.game import GAME
-from tests.games.compiled_harness import assert_same_playout, assert_same_search, check_agents, check_game
+from tests.games.compiled_harness import (
+    assert_same_playout,
+    assert_same_search,
+    assert_same_tournament_games,
+    check_agents,
+    check_game,
+)
 
 FIGHTERS = tuple(builtin_catalogue().fighters)
 CUTS = (None, 0, 1, 7)
@@ -287,18 +293,5 @@ def test_agents_refuse_what_they_do_not_play():
 def test_tournament_games_are_the_same_compiled(monkeypatch, opts, agents):
     """``play_game`` gives the same results with the compiled agents as through the Python
     engine; with them it makes no Python agent at all."""
-    from ludus.sim import tournament
-
-    spec = tournament.make_spec("gladius", opts, agents, games=12, seed=5)
-
-    def no_python_agents(*args: object, **kw: object) -> object:
-        raise AssertionError("the compiled tournament made a Python agent")
-
-    monkeypatch.setenv("LUDUS_COMPILED", "1")
-    with monkeypatch.context() as patch:
-        patch.setattr(tournament, "make_agent", no_python_agents)
-        fast = [tournament.play_game(spec, i) for i in range(spec.games)]
-    monkeypatch.setenv("LUDUS_COMPILED", "0")
-    slow = [tournament.play_game(spec, i) for i in range(spec.games)]
-    assert fast == slow
+    fast = assert_same_tournament_games(monkeypatch, "gladius", opts, agents, games=12, seed=5)
     assert sum(r.decisions for r in fast) > 100

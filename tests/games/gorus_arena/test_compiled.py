@@ -30,6 +30,7 @@ from ludus.games.gorus_arena.options import (
 from ..compiled_harness import (
     assert_same_playout,
     assert_same_search,
+    assert_same_tournament_games,
     check_agents,
     check_game,
     determinization,
@@ -371,18 +372,5 @@ def test_tournament_games_are_the_same_compiled(monkeypatch: pytest.MonkeyPatch,
                                                 agents: str) -> None:
     """``play_game`` gives the same results with the compiled agents as through the Python
     engine; with them it makes no Python agent at all."""
-    from ludus.sim import tournament
-
-    spec = tournament.make_spec("gorus-arena", opts, agents, games=10, seed=8)
-
-    def no_python_agents(*args: object, **kw: object) -> object:
-        raise AssertionError("the compiled tournament made a Python agent")
-
-    monkeypatch.setenv("LUDUS_COMPILED", "1")
-    with monkeypatch.context() as patch:
-        patch.setattr(tournament, "make_agent", no_python_agents)
-        fast = [tournament.play_game(spec, i) for i in range(spec.games)]
-    monkeypatch.setenv("LUDUS_COMPILED", "0")
-    slow = [tournament.play_game(spec, i) for i in range(spec.games)]
-    assert fast == slow
+    fast = assert_same_tournament_games(monkeypatch, "gorus-arena", opts, agents, games=10, seed=8)
     assert sum(r.decisions for r in fast) > 100

@@ -22,7 +22,13 @@ from ludus.core.game import CHANCE, State
 from ludus.core.rng import Rng
 from ludus.games.gorus_maximus.cards import PHASE_DEAL, PHASE_PLAY, PHASE_SCHOOLS
 from ludus.games.gorus_maximus.game import GAME
-from tests.games.compiled_harness import assert_same_playout, assert_same_search, check_agents, check_game
+from tests.games.compiled_harness import (
+    assert_same_playout,
+    assert_same_search,
+    assert_same_tournament_games,
+    check_agents,
+    check_game,
+)
 
 CUTS = (None, 0, None, 1, None, 7)  # half the playouts to the end
 
@@ -329,19 +335,6 @@ def test_agents_refuse_what_they_do_not_play(compiled: Any) -> None:
 def test_tournament_games_are_the_same_compiled(monkeypatch: pytest.MonkeyPatch, opts: Any, agents: str) -> None:
     """``play_game`` gives the same results with the compiled agents as through the Python
     engine (``LUDUS_COMPILED=0``); with them it makes no Python agent at all."""
-    from ludus.sim import tournament
-
-    spec = tournament.make_spec("gorus-maximus", opts, agents, games=8, seed=5)
-
-    def no_python_agents(*args: object, **kw: object) -> object:
-        raise AssertionError("the compiled tournament made a Python agent")
-
-    monkeypatch.setenv("LUDUS_COMPILED", "1")
-    with monkeypatch.context() as patch:
-        patch.setattr(tournament, "make_agent", no_python_agents)
-        fast = [tournament.play_game(spec, i) for i in range(spec.games)]
-    monkeypatch.setenv("LUDUS_COMPILED", "0")
-    slow = [tournament.play_game(spec, i) for i in range(spec.games)]
-    assert fast == slow
+    fast = assert_same_tournament_games(monkeypatch, "gorus-maximus", opts, agents, games=8, seed=5)
     assert sum(r.decisions for r in fast) > 8 * 20
     assert all(r.metrics["rounds"] >= 1 for r in fast)
