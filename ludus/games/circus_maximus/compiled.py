@@ -7,8 +7,10 @@ state and generators: the legal moves come out in the order of
 ``CircusMaximusState.legal_actions`` (the superset of ``_candidates`` filtered by ``_check``,
 rebuilt here as direct conditions), every move changes the same card ids (the lowest id of a
 kind, as ``_low`` takes them), chance draws walk the card kinds in order as ``sample_chance``
-does, and scores and returns come out as the same floats. ``tests/games/circus_maximus/
-test_compiled.py`` checks this over thousands of seeded games in every option.
+does, and scores and returns come out as the same floats. Whole tournament games of the random
+and heuristic agents, any mix of them, run here too (:meth:`CircusMaximusPlayouts.run_agents`):
+each seat's agent draws from its own generator as the Python agent does. ``tests/games/
+circus_maximus/test_compiled.py`` checks all this over thousands of seeded games in every option.
 
 The packed state (:meth:`CircusMaximusPlayouts.pack`) holds only what the rules read:
 
@@ -784,6 +786,7 @@ def _play(S: Any, lines: Any, draws: Any, TKT: Any, VIS: Any, FAV: Any, M: Any, 
 # traders) is worked out once per decision into the workspace arrays below, as heuristic.py
 # caches it once per ``act`` (all of it is pure, so working it out eagerly changes nothing).
 _POLICY_RANDOM, _POLICY_HEURISTIC = 0, 1
+_AGENT_RANDOM, _AGENT_HEURISTIC = 0, 1  # codes of CircusMaximusPlayouts.agent_kinds
 
 
 def _inline(fn: Any) -> Any:
@@ -1309,6 +1312,29 @@ def _h_pick(
 
 
 @njit
+def _outcome(S: Any, out: Any, decisions: int) -> None:
+    """``[decisions, finished, scores..., returns...]`` into ``out`` (zeros): the totals as
+    scores, and the game's returns (shared equally among the highest totals) once it is over."""
+    n = S[_S_N]
+    over = S[_S_STAGE] == 4
+    out[0] = decisions
+    out[1] = 1.0 if over else 0.0
+    best = S[_H_TOTALS]
+    for s in range(n):
+        out[2 + s] = float(S[_H_TOTALS + s])
+        if S[_H_TOTALS + s] > best:
+            best = S[_H_TOTALS + s]
+    if over:
+        winners = 0
+        for s in range(n):
+            if S[_H_TOTALS + s] == best:
+                winners += 1
+        for s in range(n):
+            if S[_H_TOTALS + s] == best:
+                out[2 + n + s] = 1.0 / winners
+
+
+@njit
 def _run(
     S: Any,
     lines: Any,
@@ -1356,22 +1382,63 @@ def _run(
             while S[_S_NDRAWS]:
                 _draw(S, lines, draws, TKT, VIS, FAV, M, rngs, CHANCE_RNG)
         decisions += 1
-    over = S[_S_STAGE] == 4
-    out[0] = decisions
-    out[1] = 1.0 if over else 0.0
-    best = S[_H_TOTALS]
-    for s in range(n):
-        out[2 + s] = float(S[_H_TOTALS + s])
-        if S[_H_TOTALS + s] > best:
-            best = S[_H_TOTALS + s]
-    if over:
-        winners = 0
-        for s in range(n):
-            if S[_H_TOTALS + s] == best:
-                winners += 1
-        for s in range(n):
-            if S[_H_TOTALS + s] == best:
-                out[2 + n + s] = 1.0 / winners
+    _outcome(S, out, decisions)
+    return out
+
+
+@njit
+def _run_agents(
+    S: Any,
+    lines: Any,
+    draws: Any,
+    TKT: Any,
+    VIS: Any,
+    FAV: Any,
+    M: Any,
+    HF: Any,
+    rngs: Any,
+    has_state_rng: bool,
+    kinds: Any,
+) -> Any:
+    """A whole game of agents (:meth:`CircusMaximusPlayouts.run_agents`): the loop of :func:`_run`
+    with the seat's agent choosing every move. The random agent (``kinds[seat]`` 0) draws
+    ``below(len(legal))`` from its own generator even when one move is legal (``Rng.choice``);
+    the heuristic draws nothing and plays a forced move as it is, as ``heuristic.py`` does."""
+    n = S[_S_N]
+    out = np.zeros(2 + 2 * n, dtype=np.float64)
+    buf = np.empty((M[_M_MAX_ACTIONS], 6), dtype=np.int64)
+    wi = np.zeros(35, dtype=np.int64)
+    wf = np.zeros(16 + 5 * 9, dtype=np.float64)
+    tbv = np.zeros((5, 4), dtype=np.int64)
+    buyers = np.zeros((3, _HW), dtype=np.int64)
+    prizes = np.zeros((5, _HW), dtype=np.float64)
+    bests = np.zeros((5, 5), dtype=np.int64)
+    decisions = 0
+    while True:
+        while S[_S_NDRAWS]:  # as in _run (a seeded state has settled its chance already)
+            _draw(S, lines, draws, TKT, VIS, FAV, M, rngs, ROLLOUT)
+            if has_state_rng:
+                while S[_S_NDRAWS]:
+                    _draw(S, lines, draws, TKT, VIS, FAV, M, rngs, CHANCE_RNG)
+        if S[_S_STAGE] == 4:
+            break
+        if decisions >= MAX_PLAYOUT_DECISIONS:
+            out[0] = -1.0
+            return out
+        seat = _current_seat(S, lines)
+        count = _legal(S, lines, TKT, VIS, FAV, M, seat, buf)
+        if kinds[seat] == _AGENT_RANDOM:
+            pick = np.int64(rng_below(rngs, POLICY_RNGS + seat, count))  # int64: no float mix
+        elif count == 1:
+            pick = 0
+        else:
+            pick = _h_pick(S, lines, TKT, VIS, FAV, M, HF, rngs, seat, buf, count, wi, wf, tbv, buyers, prizes, bests)
+        _play(S, lines, draws, TKT, VIS, FAV, M, seat, buf[pick])
+        if has_state_rng:
+            while S[_S_NDRAWS]:
+                _draw(S, lines, draws, TKT, VIS, FAV, M, rngs, CHANCE_RNG)
+        decisions += 1
+    _outcome(S, out, decisions)
     return out
 
 
@@ -1429,10 +1496,12 @@ class _Tables:
 
 
 class CircusMaximusPlayouts(CompiledPlayouts):
-    """Random and heuristic playouts of Circus Maximus, every option and player count, compiled."""
+    """Random and heuristic playouts of Circus Maximus, and whole games of the random and heuristic
+    agents, every option and player count, compiled."""
 
     game_name: ClassVar[str] = "circus-maximus"
     policies: ClassVar[tuple[str, ...]] = ("random", "heuristic")
+    agent_kinds: ClassVar[tuple[str, ...]] = ("random", "heuristic")
 
     def __init__(self) -> None:
         self._tables: dict[int, _Tables] = {}
@@ -1509,6 +1578,13 @@ class CircusMaximusPlayouts(CompiledPlayouts):
         if policy != _POLICY_RANDOM and rngs.shape[0] < POLICY_RNGS + int(scalars[_S_N]):
             raise ValueError("the heuristic policy needs one agent generator per seat")  # numba checks no bounds
         return _run(scalars, lines, draws, tkt, vis, fav, misc, hf, rngs, has_state_rng, policy, max_decisions)
+
+    def run_agents(self, packed: tuple[Any, ...], rngs: Any, has_state_rng: bool, kinds: Any) -> Any:
+        scalars, lines, draws, tkt, vis, fav, misc, hf = packed
+        n = int(scalars[_S_N])
+        if rngs.shape[0] < POLICY_RNGS + n or kinds.shape[0] < n:
+            raise ValueError("a game of agents needs a kind and a generator for every seat")  # no bounds checked
+        return _run_agents(scalars, lines, draws, tkt, vis, fav, misc, hf, rngs, has_state_rng, kinds)
 
 
 PLAYOUTS = CircusMaximusPlayouts()

@@ -4,7 +4,9 @@ Every option (player count, Caesar variant, both readings of the starting-player
 file of one's own) is played out both ways from seeded states after a random prefix and from
 determinizations of them (what ISMCTS plays out), with cuts, with the random policy and with
 the heuristic; the harness compares decisions, scores, returns, every generator (the heuristic
-agents' too) and the whole final position.
+agents' too) and the whole final position. Whole tournament games of the random and heuristic
+agents, alone and mixed (``check_agents``), are compared the same way, metrics included, and
+``play_game`` against the Python engine.
 """
 
 from __future__ import annotations
@@ -25,7 +27,15 @@ from ludus.core.rng import Rng
 from ludus.games import get_game
 from ludus.games.circus_maximus.game import GAME
 from ludus.games.circus_maximus.options import START_CARD_READINGS
-from tests.games.compiled_harness import assert_same_playout, assert_same_search, check_game, determinization
+from tests.games.compiled_harness import (
+    assert_same_agents_game,
+    assert_same_playout,
+    assert_same_search,
+    assert_same_tournament_games,
+    check_agents,
+    check_game,
+    determinization,
+)
 
 CUTS = (None, 0, 1, 7)
 OPTIONS = [
@@ -293,3 +303,91 @@ def test_the_levels_search_the_same_with_and_without_the_compiler(level, iterati
 def test_no_compiled_playouts_when_switched_off(monkeypatch):
     monkeypatch.setenv("LUDUS_COMPILED", "0")
     assert GAME.compiled_playouts() is None
+
+
+# --------------------------------------------------------------------------- whole games of agents
+# check_agents plays each lineup in turn: all random, all heuristic and both alternations of the
+# two, comparing decisions, scores, returns, metrics, every generator and the final position.
+@pytest.mark.parametrize(
+    "options", OPTIONS, ids=lambda o: f"{o['players']}p-caesar{int(o['caesar'])}-{o['start_card']}"
+)
+def test_agents_match_the_engine_in_every_option(compiled, options):
+    """Tournament games from the opening, and agents taking over seeded games after a random
+    prefix (a finished game included)."""
+    parsed = [GAME.parse_options(options)]
+    n = options["players"]
+    assert check_agents(compiled, GAME, parsed, 40) > 40 * 30 * n
+    assert check_agents(compiled, GAME, parsed, 20, prefix=200) > 20 * 5 * n
+
+
+def test_agents_mixed_lineups(compiled):
+    lineups = {
+        3: [["random", "random", "heuristic"], ["heuristic", "heuristic", "random"]],
+        4: [["heuristic", "heuristic", "random", "heuristic"], ["random", "random", "heuristic", "random"]],
+        5: [["random", "heuristic", "heuristic", "random", "random"],
+            ["heuristic", "random", "random", "random", "heuristic"]],
+    }
+    decisions = 0
+    for players, sets in lineups.items():
+        options = [GAME.parse_options({"players": players, "caesar": bool(c), "start_card": START_CARD_READINGS[c]})
+                   for c in (0, 1)]
+        decisions += check_agents(compiled, GAME, options, 8, lineups=sets)
+        decisions += check_agents(compiled, GAME, options, 4, lineups=sets, prefix=120)
+    assert decisions > 3 * 2 * 12 * 100
+
+
+@pytest.mark.parametrize("players", (3, 4, 5))
+def test_agents_with_a_card_file_of_ones_own(compiled, tmp_path, players):
+    path = tmp_path / "rich.toml"
+    path.write_text(RICH_CARDS, encoding="utf-8")
+    options = [GAME.parse_options({"players": players, "caesar": c, "cards": str(path)}) for c in (True, False)]
+    assert check_agents(compiled, GAME, options, 12) > 2 * 12 * 30 * players
+    assert check_agents(compiled, GAME, options, 4, prefix=120) > 2 * 4 * 5 * players
+
+
+def test_agents_from_the_positions_of_an_old_record(compiled):
+    """Agents take over a bot game saved before ``start-card`` existed (the legacy reading)."""
+    record = records.load(Path(__file__).with_name("record_before_start_card_option.json"))
+    checked = 0
+    for i, (state, _seat, _action) in enumerate(records.iter_replay(record, get_game)):
+        if i % 9 == 0 and state.rng is not None:
+            n = state.num_seats()
+            kinds = [("random", "heuristic")[(i // 9 + s) % 2] for s in range(n)]
+            if i % 2:
+                kinds = ["heuristic"] * n
+            assert_same_agents_game(compiled, state, kinds, [Rng(i + s).next_u64() for s in range(n)])
+            checked += 1
+    assert checked > 10
+
+
+def test_agents_refuse_what_they_do_not_play(compiled, tmp_path):
+    state = GAME.new_initial_state({"players": 3}, seed=1)
+    rngs3 = [Rng(1), Rng(2), Rng(3)]
+    assert compiled.play_agents(state, ["random", "ismcts", "heuristic"], rngs3) is None
+    assert compiled.play_agents(state, [], []) is None
+    assert all(r.state == Rng(i + 1).state for i, r in enumerate(rngs3))  # none was drawn from
+    packed = compiled.pack(state)
+    short = np.array([0, state.rng.state, 5, 6], dtype=np.uint64)  # numba checks no bounds
+    with pytest.raises(ValueError):
+        compiled.run_agents(packed, short, True, np.zeros(3, dtype=np.int64))
+    with pytest.raises(ValueError):
+        compiled.run_agents(packed, np.array([0, state.rng.state, 5, 6, 7], dtype=np.uint64), True,
+                            np.zeros(2, dtype=np.int64))
+    path = tmp_path / "huge.toml"
+    path.write_text(RICH_CARDS.replace("coins = 1\ncount = 5", "coins = 1\ncount = 60"), encoding="utf-8")
+    huge = GAME.new_initial_state({"players": 3, "cards": str(path)}, seed=5)
+    assert compiled.play_agents(huge, ["random"] * 3, rngs3) is None  # left to Python
+
+
+@pytest.mark.parametrize(
+    ("opts", "agents"),
+    [({"players": 4}, "random*4"), ({"players": 4}, "heuristic*4"),
+     ({"players": 4, "caesar": True}, "heuristic,random,random,heuristic"),
+     ({"players": 3, "start_card": "extra-pick"}, "random,heuristic,heuristic"),
+     ({"players": 5, "caesar": True, "start_card": "extra-pick"}, "heuristic,random,heuristic,random,heuristic")],
+)
+def test_tournament_games_are_the_same_compiled(monkeypatch, opts, agents):
+    """``play_game`` gives the same results with the compiled agents as through the Python
+    engine; with them it makes no Python agent at all."""
+    fast = assert_same_tournament_games(monkeypatch, "circus-maximus", opts, agents, games=10, seed=8)
+    assert sum(r.decisions for r in fast) > 10 * 100
