@@ -1430,7 +1430,7 @@ def _run_agents(
         if kinds[seat] == _AGENT_RANDOM:
             pick = np.int64(rng_below(rngs, POLICY_RNGS + seat, count))  # int64: no float mix
         elif count == 1:
-            pick = 0
+            pick = np.int64(0)
         else:
             pick = _h_pick(S, lines, TKT, VIS, FAV, M, HF, rngs, seat, buf, count, wi, wf, tbv, buyers, prizes, bests)
         _play(S, lines, draws, TKT, VIS, FAV, M, seat, buf[pick])
