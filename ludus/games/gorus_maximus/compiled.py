@@ -719,18 +719,8 @@ def _h_score(st: Any, lanes: Any, cfg: Any, cfgf: Any, me: int, c: int) -> float
         score += 2.0
     if rank == 0 and not ours:
         score -= 1.0 if school_c == preferred else 0.0
-    if size > 1 and ours and winner == me:  # _prior_winner: the bout's holder before c
-        prev = -3
-        best = -1
-        for pass_ in range(2):
-            school = obs_preferred if pass_ == 0 else st[INITIATING]
-            for i in range(blen):
-                card = st[BOUT_CARD + i]
-                if card >> 4 == school and card > best:
-                    prev = st[BOUT_ACTOR + i]
-                    best = card
-            if best >= 0:
-                break
+    if size > 1 and ours and winner == me:  # _prior_winner: the bout's holder before c, kept by _add_card
+        prev = st[TOP_ACTOR]
         if prev != -3 and prev != me and _side_of(cfg, prev) == my_side:
             score -= 1.5
     if preferred != obs_preferred and preferred >= 0 and (  # the preferred 0, collected or in hand
