@@ -1335,6 +1335,33 @@ def _outcome(S: Any, out: Any, decisions: int) -> None:
 
 
 @njit
+def _scratch(M: Any) -> tuple[Any, Any, Any, Any, Any, Any, Any]:
+    """The work arrays a game loop reuses for every move: the legal moves and the heuristic's."""
+    return (np.empty((M[_M_MAX_ACTIONS], 6), dtype=np.int64), np.zeros(35, dtype=np.int64),
+            np.zeros(16 + 5 * 9, dtype=np.float64), np.zeros((5, 4), dtype=np.int64),
+            np.zeros((3, _HW), dtype=np.int64), np.zeros((5, _HW), dtype=np.float64),
+            np.zeros((5, 5), dtype=np.int64))
+
+
+@njit
+def _own_chance(S: Any, lines: Any, draws: Any, TKT: Any, VIS: Any, FAV: Any, M: Any, rngs: Any) -> None:
+    """Every pending draw, from the state's own generator (as the engine settles it)."""
+    while S[_S_NDRAWS]:
+        _draw(S, lines, draws, TKT, VIS, FAV, M, rngs, CHANCE_RNG)
+
+
+@njit
+def _pending_chance(S: Any, lines: Any, draws: Any, TKT: Any, VIS: Any, FAV: Any, M: Any, rngs: Any,
+                    has_state_rng: bool) -> None:
+    """Chance the playout's generator decides (a state without its own), each draw followed by
+    whatever the state's own generator then settles."""
+    while S[_S_NDRAWS]:
+        _draw(S, lines, draws, TKT, VIS, FAV, M, rngs, ROLLOUT)
+        if has_state_rng:
+            _own_chance(S, lines, draws, TKT, VIS, FAV, M, rngs)
+
+
+@njit
 def _run(
     S: Any,
     lines: Any,
@@ -1351,21 +1378,11 @@ def _run(
 ) -> Any:
     n = S[_S_N]
     out = np.zeros(2 + 2 * n, dtype=np.float64)
-    buf = np.empty((M[_M_MAX_ACTIONS], 6), dtype=np.int64)
-    wi = np.zeros(35, dtype=np.int64)
-    wf = np.zeros(16 + 5 * 9, dtype=np.float64)
-    tbv = np.zeros((5, 4), dtype=np.int64)
-    buyers = np.zeros((3, _HW), dtype=np.int64)
-    prizes = np.zeros((5, _HW), dtype=np.float64)
-    bests = np.zeros((5, 5), dtype=np.int64)
+    buf, wi, wf, tbv, buyers, prizes, bests = _scratch(M)
     limit = MAX_PLAYOUT_DECISIONS if max_decisions < 0 else max_decisions
     decisions = 0
     while True:
-        while S[_S_NDRAWS]:  # chance the playout's generator decides (a state without its own)
-            _draw(S, lines, draws, TKT, VIS, FAV, M, rngs, ROLLOUT)
-            if has_state_rng:
-                while S[_S_NDRAWS]:
-                    _draw(S, lines, draws, TKT, VIS, FAV, M, rngs, CHANCE_RNG)
+        _pending_chance(S, lines, draws, TKT, VIS, FAV, M, rngs, has_state_rng)
         if decisions >= MAX_PLAYOUT_DECISIONS:  # the Python playout raises here
             out[0] = -1.0
             return out
@@ -1379,8 +1396,7 @@ def _run(
             pick = _h_pick(S, lines, TKT, VIS, FAV, M, HF, rngs, seat, buf, count, wi, wf, tbv, buyers, prizes, bests)
         _play(S, lines, draws, TKT, VIS, FAV, M, seat, buf[pick])
         if has_state_rng:
-            while S[_S_NDRAWS]:
-                _draw(S, lines, draws, TKT, VIS, FAV, M, rngs, CHANCE_RNG)
+            _own_chance(S, lines, draws, TKT, VIS, FAV, M, rngs)
         decisions += 1
     _outcome(S, out, decisions)
     return out
@@ -1406,20 +1422,10 @@ def _run_agents(
     the heuristic draws nothing and plays a forced move as it is, as ``heuristic.py`` does."""
     n = S[_S_N]
     out = np.zeros(2 + 2 * n, dtype=np.float64)
-    buf = np.empty((M[_M_MAX_ACTIONS], 6), dtype=np.int64)
-    wi = np.zeros(35, dtype=np.int64)
-    wf = np.zeros(16 + 5 * 9, dtype=np.float64)
-    tbv = np.zeros((5, 4), dtype=np.int64)
-    buyers = np.zeros((3, _HW), dtype=np.int64)
-    prizes = np.zeros((5, _HW), dtype=np.float64)
-    bests = np.zeros((5, 5), dtype=np.int64)
+    buf, wi, wf, tbv, buyers, prizes, bests = _scratch(M)
     decisions = 0
     while True:
-        while S[_S_NDRAWS]:  # as in _run (a seeded state has settled its chance already)
-            _draw(S, lines, draws, TKT, VIS, FAV, M, rngs, ROLLOUT)
-            if has_state_rng:
-                while S[_S_NDRAWS]:
-                    _draw(S, lines, draws, TKT, VIS, FAV, M, rngs, CHANCE_RNG)
+        _pending_chance(S, lines, draws, TKT, VIS, FAV, M, rngs, has_state_rng)  # a seeded state has none
         if S[_S_STAGE] == 4:
             break
         if decisions >= MAX_PLAYOUT_DECISIONS:
@@ -1435,8 +1441,7 @@ def _run_agents(
             pick = _h_pick(S, lines, TKT, VIS, FAV, M, HF, rngs, seat, buf, count, wi, wf, tbv, buyers, prizes, bests)
         _play(S, lines, draws, TKT, VIS, FAV, M, seat, buf[pick])
         if has_state_rng:
-            while S[_S_NDRAWS]:
-                _draw(S, lines, draws, TKT, VIS, FAV, M, rngs, CHANCE_RNG)
+            _own_chance(S, lines, draws, TKT, VIS, FAV, M, rngs)
         decisions += 1
     _outcome(S, out, decisions)
     return out
