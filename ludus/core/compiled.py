@@ -44,6 +44,7 @@ __all__ = [
     "ROLLOUT",
     "AgentsGame",
     "CompiledPlayouts",
+    "CompiledSteps",
     "available",
     "compile_report",
     "load_playouts",
@@ -249,6 +250,34 @@ class AgentsGame:
     metrics: dict[str, float]
 
 
+class CompiledSteps(ABC):
+    """``num_envs`` games in numpy arrays, each with one learner seat and fast agents in the
+    others, stepped in one call: the compiled engine behind ``ludus.interop.vector_env``.
+
+    A game loads from a Python state (:meth:`load`), so dealing and the first moves are the
+    Python engine's; from there :meth:`step` plays the learner's move, the agents' moves and
+    chance to the learner's next decision (or the end) and writes the learner's encoded
+    observation and action mask: the same numbers, bit for bit, as the game's exact encoder on
+    ``state.observation(seat)`` and the action space's numbers of ``state.legal_actions(seat)``
+    would give, and the same games as the Python environment (tests check both).
+    """
+
+    @abstractmethod
+    def load(self, i: int, state: State, rng: Rng, agent_rngs: Sequence[Rng | None]) -> None:
+        """Slot ``i`` takes over ``state`` (the learner to move, or over): ``rng`` draws its
+        explicit chance outcomes (``state.sample_chance(rng)``) and ``agent_rngs[seat]`` is the
+        generator of the agent at ``seat`` (None at the learner's). The Rng objects are read,
+        not kept."""
+
+    @abstractmethod
+    def step(self, actions: Any, live: Any, obs: Any, mask: Any, rewards: Any, terminated: Any) -> None:
+        """For every ``i`` with ``live[i]``: apply action number ``actions[i]`` (legal, checked by
+        the caller) for the learner, play on to the learner's next decision or the end, and
+        write row ``i`` of ``obs`` (float32, zeroed first) and ``mask`` (int8), ``rewards[i]``
+        (the learner's return at the end, else 0.0) and ``terminated[i]``. Rows not live are
+        left alone."""
+
+
 class CompiledPlayouts(ABC):
     """One game's compiled playouts: :meth:`pack` a state, :meth:`run` it, :meth:`playout` both;
     and, for tournaments, whole games of fast agents (:meth:`play_agents`)."""
@@ -319,6 +348,15 @@ class CompiledPlayouts(ABC):
         ``rng`` (the random agent draws even when only one move is legal); chance as in
         :meth:`run`. Returns ``[decisions, finished, scores..., returns...]`` as :meth:`run`."""
         raise NotImplementedError(f"{self.game_name}: no compiled agents")
+
+    def vector_steps(
+        self, options: Any, num_envs: int, seat: int, kinds: Sequence[str | None], player_actions: Sequence[Any]
+    ) -> CompiledSteps | None:
+        """Compiled stepping of ``num_envs`` games of ``options`` with the learner at ``seat`` and
+        the agent kind ``kinds[s]`` (registry names; None at the learner's seat) elsewhere, in
+        the action numbering of ``player_actions`` (number = index); None when this game, these
+        options or these kinds are not compiled (the caller then steps in Python)."""
+        return None
 
     def metrics(self, packed: tuple[Any, ...]) -> dict[str, float]:
         """The game's analysis metrics (``ludus.sim.scenarios.game_metrics``) read off a final

@@ -38,10 +38,11 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ..agents.base import Agent, make_agent
+from ..core.compiled import CompiledSteps
 from ..core.encoding import ObservationEncoder
 from ..core.game import CHANCE, SeatView, State
 from ..core.rng import Rng
-from .action_space import acting_seat
+from .action_space import InteropError, acting_seat
 from .gymnasium_env import LudusSingleAgentEnv
 
 __all__ = ["LudusVectorEnv"]
@@ -65,7 +66,8 @@ class LudusVectorEnv(VectorEnv):
 
     def __init__(self, game: str, num_envs: int, options: dict[str, Any] | None = None, seat: int = 0,
                  opponents: str | Sequence[str] = "heuristic", illegal_action: str = "penalize",
-                 illegal_penalty: float = -1.0, copy: bool = True, light_bot_views: bool = True) -> None:
+                 illegal_penalty: float = -1.0, copy: bool = True, light_bot_views: bool = True,
+                 compiled: bool | None = None) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
         # one single environment checks the arguments and gives the spaces, so both agree
@@ -102,6 +104,7 @@ class LudusVectorEnv(VectorEnv):
         self._truncations = np.zeros(num_envs, np.bool_)
         self._autoreset = np.zeros(num_envs, np.bool_)
         self._present = np.ones(num_envs, np.bool_)  # every sub-environment has an action mask
+        self._done_at_start = np.zeros(num_envs, np.bool_)  # compiled: a game over before the learner's move
         self._ids = dict(self.space._player_ids)  # action -> number, filled further by player_id
         kinds = {s: kind.strip().lower() for s, kind in self.opponent_kinds.items()}
         self._light = {s: light_bot_views and kind in _NO_HISTORY_KINDS for s, kind in kinds.items()}
@@ -110,6 +113,25 @@ class LudusVectorEnv(VectorEnv):
         self._rngs: list[Rng] = [Rng(0)] * num_envs
         self._bots: list[dict[int, Agent]] = [{} for _ in range(num_envs)]
         self._states: list[State | None] = [None] * num_envs
+        self._steps = self._compiled_steps(compiled)
+        self.compiled = self._steps is not None
+        """Whether the games step in the game's compiled engine (:class:`~ludus.core.compiled.CompiledSteps`)."""
+
+    def _compiled_steps(self, wanted: bool | None) -> CompiledSteps | None:
+        """The game's compiled stepping for these options and opponents, if it has one and
+        ``wanted`` is not False; ``wanted=True`` without one is an error."""
+        if wanted is False:
+            return None
+        playouts = self.game.compiled_playouts()
+        steps = None
+        if playouts is not None:
+            kinds = [None if s == self.seat else self.opponent_kinds[s].strip().lower()
+                     for s in range(len(self.opponent_kinds) + 1)]
+            steps = playouts.vector_steps(self.options, self.num_envs, self.seat, kinds, self.space.player)
+        if steps is None and wanted:
+            raise InteropError(f"{self.game.title}: no compiled stepping for these options and opponents "
+                               "(or numba is unavailable); use compiled=None or False")
+        return steps
 
     # ------------------------------------------------------------------ one sub-environment
     def _start(self, i: int, seed: int | None) -> None:
@@ -123,6 +145,12 @@ class LudusVectorEnv(VectorEnv):
         state = self._states[i] = self.game.new_initial_state(self.options, seed=rng.next_u64())
         self._advance(i, state)
         self._write(i, state)
+        if self._steps is not None:  # the compiled engine plays it from here; the Python state is left behind
+            bots = self._bots[i]
+            self._steps.load(i, state, rng, [None if s == self.seat else bots[s].rng
+                                             for s in range(len(bots) + 1)])
+            self._states[i] = None
+            self._done_at_start[i] = state.is_terminal()
         self._rewards[i] = 0.0
         self._terminations[i] = False
         self._truncations[i] = False
@@ -196,39 +224,49 @@ class LudusVectorEnv(VectorEnv):
 
     def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         acts = np.asarray(actions).reshape(-1)
-        if acts.shape[0] != self.num_envs:
-            raise ValueError(f"{self.num_envs} actions needed, got {acts.shape[0]}")
+        n = self.num_envs
+        if acts.shape[0] != n:
+            raise ValueError(f"{n} actions needed, got {acts.shape[0]}")
         states = self._states
         mask = self._mask
         rewards = self._rewards
         terminations = self._terminations
         illegal: np.ndarray | None = None
+        steps = self._steps
+        live = np.zeros(n, np.bool_) if steps is not None else None  # compiled: the slots that move
         me = self.seat
         player = self.space.player
-        for i in range(self.num_envs):
+        for i in range(n):
             if self._autoreset[i]:
                 self._start(i, None)
                 continue
             state = states[i]
-            if state is None:
+            if self._generators[i] is None:
                 raise RuntimeError("call reset() before step()")
             number = int(acts[i])
             if not (0 <= number < self._num_actions and mask[i, number]):
-                if state.is_terminal():  # a game that ended before the learner's first move
+                # a game that ended before the learner's first move
+                if state.is_terminal() if state is not None else self._done_at_start[i]:
                     raise RuntimeError(f"sub-environment {i}: the game is over: call reset()")
                 if self.illegal_action == "raise":
                     raise ValueError(f"sub-environment {i}: action {number} is not legal now")
                 if illegal is None:
-                    illegal = np.zeros(self.num_envs, np.bool_)
+                    illegal = np.zeros(n, np.bool_)
                 illegal[i] = True
                 rewards[i] = self.illegal_penalty
                 continue  # nothing moved: row i still holds this observation
+            if live is not None:
+                live[i] = True
+                continue
+            assert state is not None
             state.apply(player[number], me)
             self._advance(i, state)
             self._write(i, state)
             done = state.is_terminal()
             terminations[i] = done
             rewards[i] = float(state.returns()[me]) if done else 0.0
+        if steps is not None and live is not None and live.any():
+            steps.step(acts.astype(np.int64, copy=False), live, self._obs, mask, rewards, terminations)
         np.logical_or(terminations, self._truncations, out=self._autoreset)
         return (self._observations(), rewards.copy(), terminations.copy(), self._truncations.copy(),
                 self._infos(illegal))
@@ -249,5 +287,6 @@ class LudusVectorEnv(VectorEnv):
 
     @property
     def states(self) -> tuple[State | None, ...]:
-        """The sub-environments' games (full states, for tests and tools; never show them to a learner)."""
+        """The sub-environments' games (full states, for tests and tools; never show them to a learner).
+        Empty slots (None) when the games step compiled: their states live in arrays then."""
         return tuple(self._states)
