@@ -8,7 +8,8 @@ from ..core.game import Game
 from ..core.plugin import PluginError, resolve
 from ..games import get_plugin
 
-__all__ = ["AGENT_KINDS", "EXTRA_AGENTS", "Agent", "RandomAgent", "UnknownAgent", "has_heuristic", "make_agent"]
+__all__ = ["AGENT_KINDS", "EXTRA_AGENTS", "Agent", "RandomAgent", "UnknownAgent", "has_heuristic", "make_agent",
+           "normalize_kind"]
 
 
 class UnknownAgent(LudusError):
@@ -40,9 +41,24 @@ def heuristic_class(game: Game) -> type[Agent]:
     return cls
 
 
+def normalize_kind(kind: str) -> str:
+    """An agent kind as the registry spells it: the name lower-cased, an argument after ``:``
+    (a policy file's path) kept as written."""
+    name, sep, arg = kind.strip().partition(":")
+    return name.strip().lower() + (sep + arg.strip() if sep else "")
+
+
 def make_agent(kind: str, game: Game, seed: int = 0) -> Agent:
-    """An agent by name: ``random``, ``heuristic`` or one of :data:`EXTRA_AGENTS`."""
-    kind = kind.strip().lower()
+    """An agent by name: ``random``, ``heuristic``, ``trained`` (the game's shipped policy),
+    ``policy:PATH`` (a policy file) or one of :data:`EXTRA_AGENTS`."""
+    kind = normalize_kind(kind)
+    if kind == "trained" or kind.startswith("policy:"):
+        from .policy import PolicyError, policy_agent
+
+        try:
+            return policy_agent(kind, game, seed)
+        except PolicyError as exc:
+            raise UnknownAgent(str(exc)) from exc
     if kind == "random":
         return RandomAgent(seed)
     if kind == "heuristic":
@@ -50,7 +66,7 @@ def make_agent(kind: str, game: Game, seed: int = 0) -> Agent:
     if kind in EXTRA_AGENTS:
         agent_class: type[Agent] = resolve(EXTRA_AGENTS[kind])
         return agent_class(seed)
-    known = ", ".join(AGENT_KINDS + tuple(EXTRA_AGENTS))
+    known = ", ".join(AGENT_KINDS + tuple(EXTRA_AGENTS) + ("trained", "policy:PATH"))
     raise UnknownAgent(f"unknown agent {kind!r}; known agents: {known}")
 
 

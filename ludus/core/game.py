@@ -14,6 +14,7 @@ OpenSpiel bridge drives chance.
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -28,8 +29,8 @@ if TYPE_CHECKING:
     from .compiled import CompiledPlayouts
 
 __all__ = [
-    "CHANCE", "HIDDEN", "Action", "Game", "Observation", "SeatView", "State", "legal_labels", "play_random",
-    "seat_range_error",
+    "CHANCE", "HIDDEN", "Action", "Game", "Observation", "SeatView", "State", "action_key", "legal_labels",
+    "play_random", "seat_range_error",
 ]
 
 CHANCE = -1
@@ -37,6 +38,12 @@ CHANCE = -1
 
 HIDDEN = "hidden"
 """Stands in for an action a viewer may not see in :meth:`State.visible_history`."""
+
+
+def action_key(action: Action) -> str:
+    """Canonical JSON text of an action: equal actions give equal keys in every process (the
+    bridges number actions by it, and trained policies name their outputs with it)."""
+    return json.dumps(action.to_json(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 class Action:

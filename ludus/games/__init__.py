@@ -14,12 +14,14 @@ import pkgutil
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from ..core.encoding import HashedEncoder, ObservationEncoder
 from ..core.errors import LudusError
 from ..core.game import Game
-from ..core.plugin import ENTRY_POINT_GROUP, GamePlugin, PluginError
+from ..core.plugin import ENTRY_POINT_GROUP, GamePlugin, InteropSpec, PluginError
 
 __all__ = [
-    "UnknownGame", "game_names", "get_game", "get_plugin", "how_to_play", "plugins", "reload_plugins", "tutorial",
+    "UnknownGame", "game_names", "get_game", "get_plugin", "how_to_play", "observation_encoder", "plugins",
+    "reload_plugins", "tutorial",
 ]
 
 if TYPE_CHECKING:
@@ -154,3 +156,23 @@ def tutorial(name: str) -> Tutorial:
 
     plugin, text = _shipped_text(name, "tutorial", "tutorial")
     return load_tutorial(get_game(name), text, f"{plugin.package}:{plugin.tutorial}")
+
+
+def observation_encoder(game: Game, options: Any) -> ObservationEncoder:
+    """The game's exact observation encoder for ``options`` if it has one, else the generic
+    hashed one: what the learning bridges feed a learner, and what a trained policy reads back.
+    Raises PluginError when the plugin's interop part is broken."""
+    own = getattr(game, "observation_encoder", None)
+    if callable(own):
+        encoder: ObservationEncoder = own(options)
+        return encoder
+    try:
+        spec = get_plugin(game.name).load("interop")
+    except UnknownGame:  # a Game made outside the registry (tests, notebooks)
+        spec = None
+    if spec is not None and not isinstance(spec, InteropSpec):
+        raise PluginError(f"{game.title}: its plugin's interop part is not an InteropSpec")
+    if spec is None or spec.encoder is None:
+        return HashedEncoder()
+    encoder = spec.encoder(options)
+    return encoder

@@ -18,13 +18,12 @@ check that an enumerator misses nothing that play can produce.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import LudusError
-from ..core.game import CHANCE, Action, Game, State
+from ..core.game import CHANCE, Action, Game, State, action_key
 from ..core.rng import Rng
 
 __all__ = [
@@ -35,11 +34,6 @@ __all__ = [
 
 class InteropError(LudusError):
     """A game cannot be bridged as asked (no enumerator, or an action outside its space)."""
-
-
-def action_key(action: Action) -> str:
-    """Canonical JSON text of an action: equal actions give equal keys in every process."""
-    return json.dumps(action.to_json(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 class ActionSpace:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.encoding import HashedEncoder, ObservationEncoder
+from ..core.encoding import ObservationEncoder
 from ..core.errors import LudusError
 from ..core.game import Game
 from ..core.plugin import InteropSpec, PluginError
-from ..games import get_plugin
+from ..games import get_plugin, observation_encoder
 from .action_space import InteropError
 
 __all__ = ["GameSpec", "encoder_for", "spec_for"]
@@ -46,10 +46,7 @@ def spec_for(game: Game) -> InteropSpec:
 
 def encoder_for(game: Game, options: Any) -> ObservationEncoder:
     """The game's exact encoder if it has one, else the generic hashed encoder."""
-    own = getattr(game, "observation_encoder", None)
-    if callable(own):
-        return own(options)
-    spec = _declared(game)
-    if spec is None or spec.encoder is None:
-        return HashedEncoder()
-    return spec.encoder(options)
+    try:
+        return observation_encoder(game, options)
+    except PluginError as exc:
+        raise InteropError(str(exc)) from exc

@@ -37,7 +37,7 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..agents.base import Agent, make_agent
+from ..agents.base import Agent, make_agent, normalize_kind
 from ..core.compiled import CompiledSteps
 from ..core.encoding import ObservationEncoder
 from ..core.game import CHANCE, SeatView, State
@@ -106,7 +106,7 @@ class LudusVectorEnv(VectorEnv):
         self._present = np.ones(num_envs, np.bool_)  # every sub-environment has an action mask
         self._done_at_start = np.zeros(num_envs, np.bool_)  # compiled: a game over before the learner's move
         self._ids = dict(self.space._player_ids)  # action -> number, filled further by player_id
-        kinds = {s: kind.strip().lower() for s, kind in self.opponent_kinds.items()}
+        kinds = {s: normalize_kind(kind) for s, kind in self.opponent_kinds.items()}
         self._light = {s: light_bot_views and kind in _NO_HISTORY_KINDS for s, kind in kinds.items()}
         self._bare = {s: light_bot_views and kind == "random" for s, kind in kinds.items()}
         self._generators: list[np.random.Generator | None] = [None] * num_envs
@@ -125,7 +125,7 @@ class LudusVectorEnv(VectorEnv):
         playouts = self.game.compiled_playouts()
         steps = None
         if playouts is not None:
-            kinds = [None if s == self.seat else self.opponent_kinds[s].strip().lower()
+            kinds = [None if s == self.seat else normalize_kind(self.opponent_kinds[s])
                      for s in range(len(self.opponent_kinds) + 1)]
             steps = playouts.vector_steps(self.options, self.num_envs, self.seat, kinds, self.space.player)
         if steps is None and wanted:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..agents.base import has_heuristic
+from ..agents.base import has_heuristic, normalize_kind
 from ..core.errors import LudusError
 from ..core.game import Game
 from ..core.rng import Rng
@@ -132,7 +132,7 @@ def plan(game_name: str, games: int, seed: int, agent: str | None = None,
          keys: Sequence[str] | None = None) -> tuple[Game, str, list[tuple[Scenario, TournamentSpec]]]:
     """Validate everything and build one tournament spec per scenario, before playing anything."""
     game = get_game(game_name)
-    kind = (agent or default_agent(game)).strip().lower()
+    kind = normalize_kind(agent or default_agent(game))
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise AnalysisError(f"the number of games per scenario must be a positive whole number, not {games!r}")
     out = []

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..agents.base import make_agent
+from ..agents.base import make_agent, normalize_kind
 from ..core.errors import LudusError
 from ..core.game import CHANCE, Game, seat_range_error
 from ..core.options import options_to_json
@@ -55,11 +55,11 @@ def parse_agents(text: str) -> tuple[str, ...]:
     """``"ismcts,heuristic,random*2"`` -> one kind per entry (``*N`` repeats a kind)."""
     kinds: list[str] = []
     for part in text.split(","):
-        part = part.strip().lower()
+        part = part.strip()
         if not part:
             continue
         kind, star, count = part.partition("*")
-        kind = kind.strip()
+        kind = normalize_kind(kind)
         n = 1
         if star:
             if not count.strip().isdigit() or int(count) < 1:
@@ -114,7 +114,7 @@ def make_spec(game_name: str, options: Any, agents: Sequence[str] | str, games: 
     """A validated spec: known game, valid options, one known agent kind per seat."""
     game = get_game(game_name)
     opts = game.parse_options(options)
-    kinds = parse_agents(agents) if isinstance(agents, str) else tuple(k.strip().lower() for k in agents)
+    kinds = parse_agents(agents) if isinstance(agents, str) else tuple(normalize_kind(k) for k in agents)
     n = game.num_seats(opts)
     if len(kinds) != n:
         raise TournamentError(
