@@ -14,6 +14,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from ..agents.base import EXTRA_AGENTS, Agent, has_heuristic, make_agent
+from ..agents.policy import shipped_policy_path
 from ..core.game import Action, Game, SeatView
 
 __all__ = ["BotRunner", "bot_kinds", "can_search", "default_bot"]
@@ -27,6 +28,8 @@ def can_search(game: Game) -> bool:
 def bot_kinds(game: Game, offered: bool = True) -> list[str]:
     """The bot levels for ``game``, weakest first; ``offered`` lists each agent once (no aliases)."""
     kinds = ["random"]
+    if shipped_policy_path(game) is not None:  # a trained network: below the heuristic in Gladius (docs/interop.md)
+        kinds.append("trained")
     if has_heuristic(game):
         kinds.append("heuristic")
     if can_search(game):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -158,3 +159,20 @@ def test_every_game_can_be_created_and_played_by_bots(player):
         r = player.post("/api/tables", {"game": name, "seats": [{"kind": "bot"}] * n})
         assert r.status_code == 201, (name, r.text)
         assert r.json()["status"] == "playing"
+
+
+def test_a_trained_bot_sits_at_a_table_and_plays_it_to_the_end(player):
+    if "gladius" not in game_names():
+        pytest.skip("gladius is not installed")
+    info = next(g for g in player.get("/api/games").json() if g["name"] == "gladius")
+    assert info["bots"].index("trained") < info["bots"].index("heuristic")  # weakest first
+    r = player.post("/api/tables", {"game": "gladius", "seats": [{"kind": "bot", "bot": "trained"},
+                                                                 {"kind": "bot", "bot": "heuristic"}]})
+    assert r.status_code == 201, r.text
+    code = r.json()["code"]
+    end = time.time() + 60
+    while player.get(f"/api/tables/{code}").json()["status"] != "finished":
+        assert time.time() < end, "the bots did not finish the game"
+        time.sleep(0.2)
+    record = player.get(f"/api/tables/{code}/record").json()
+    assert record["actions"]
