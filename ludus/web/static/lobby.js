@@ -19,8 +19,9 @@ let pageInfo = {};         // /api/pages: which games have a guided first game (
 // An int option with at most this many allowed values is picked from a list.
 const MAX_LISTED_NUMBERS = 12;
 // Plain words for the built-in bot levels; other levels (search bots) keep their own names.
-const BOT_WORDS = { random: "beginner (random moves)", heuristic: "good (plays by rules of thumb)" };
-const BOT_SHORT = { random: "beginner", heuristic: "good" };  // in the level list, which must fit a phone
+const BOT_WORDS = { random: "beginner (random moves)", trained: "learner (a trained network)",
+                    heuristic: "good (plays by rules of thumb)" };
+const BOT_SHORT = { random: "beginner", trained: "learner", heuristic: "good" };  // the level list must fit a phone
 
 function notice(text) { $("notice").textContent = text || ""; }
 
