@@ -8,6 +8,10 @@ learner decision, in either environment; auto resets are counted as the steps th
 measurement runs ``--seconds``; the median of ``--repeats`` alternating repeats is reported,
 with the ratio to the single environment measured in the same run.
 
+The vector environment steps compiled where the game provides it (``CompiledSteps``; the first
+call compiles or loads numba's cache, so every game is warmed up before anything is timed);
+``--python`` also times it stepped in Python (``compiled=False``) at each N.
+
     python benchmarks/vector_env.py [--games gladius,...] [--n 16,64] [--seconds 1] [--repeats 3]
     python benchmarks/vector_env.py --profile gorus-maximus --n 64   # where the vector env's time goes
 
@@ -51,8 +55,8 @@ def single_rate(game: str, opponents: str, seconds: float, seed: int) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def vector_rate(game: str, opponents: str, n: int, seconds: float, seed: int) -> float:
-    env = LudusVectorEnv(game, n, opponents=opponents, copy=False)
+def vector_rate(game: str, opponents: str, n: int, seconds: float, seed: int, compiled: bool | None = None) -> float:
+    env = LudusVectorEnv(game, n, opponents=opponents, copy=False, compiled=compiled)
     rng = np.random.default_rng(seed)
     obs, _ = env.reset(seed=seed)
     noise = np.empty(obs["action_mask"].shape)
@@ -96,6 +100,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--baseline", metavar="DIR", help="also time the single env of the checkout in DIR")
     parser.add_argument("--profile", metavar="GAME", help="profile the vector env on GAME (first --n) instead")
+    parser.add_argument("--python", action="store_true", help="also time the vector env stepped in Python")
     args = parser.parse_args()
     counts = [int(x) for x in args.n.split(",")]
     if args.profile:
@@ -103,6 +108,8 @@ def main() -> None:
         return
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     head = f"{'game':16} {'single/s':>10} " + " ".join(f"{f'N={n}/s':>10} {'ratio':>6}" for n in counts)
+    if args.python:
+        head += " " + " ".join(f"{f'py N={n}/s':>11} {'ratio':>6}" for n in counts)
     if args.baseline:
         head += f" {'baseline/s':>10} " + " ".join(f"{f'N={n} vs it':>10}" for n in counts)
     print(head)
@@ -110,15 +117,22 @@ def main() -> None:
         singles: list[float] = []
         olds: list[float] = []
         vectors: dict[int, list[float]] = {n: [] for n in counts}
+        pythons: dict[int, list[float]] = {n: [] for n in counts}
+        vector_rate(game, args.opponents, 2, 0.2, 99)  # warm-up: compiles or loads the compiled stepping
         for r in range(args.repeats):
             singles.append(single_rate(game, args.opponents, args.seconds, r))
             if args.baseline:
                 olds.append(baseline_rate(args.baseline, game, args.opponents, args.seconds, r))
             for n in counts:
                 vectors[n].append(vector_rate(game, args.opponents, n, args.seconds, r))
+                if args.python:
+                    pythons[n].append(vector_rate(game, args.opponents, n, args.seconds, r, compiled=False))
         base = statistics.median(singles)
         rates = {n: statistics.median(vectors[n]) for n in counts}
         line = f"{game:16} {base:10,.0f} " + " ".join(f"{rates[n]:10,.0f} {rates[n] / base:5.2f}x" for n in counts)
+        if args.python:
+            py = {n: statistics.median(pythons[n]) for n in counts}
+            line += " " + " ".join(f"{py[n]:11,.0f} {py[n] / base:5.2f}x" for n in counts)
         if olds:
             old = statistics.median(olds)
             line += f" {old:10,.0f} " + " ".join(f"{rates[n] / old:9.2f}x" for n in counts)

@@ -22,9 +22,16 @@ into rows of one preallocated array (the encoder's ``encode_into(obs, row)`` whe
 else its own ``encode``, else ``encoder.write`` into per-row views made once), masks
 are set in a preallocated array, and bots of the kinds that never read the history
 (``random`` and the games' heuristics) get their seat's view without rebuilding the visible
-history at every move (about a third of a single Gorus Maximus environment's time). The
-games themselves (rules, observations, bots) still run in Python, one game after another, so
-the gain is a few times, not the orders of magnitude of an array-batched engine.
+history at every move (about a third of a single Gorus Maximus environment's time).
+
+Where the game provides compiled stepping for the options and opponents
+(:meth:`~ludus.core.compiled.CompiledPlayouts.vector_steps`, random and heuristic bots), and
+``compiled`` is not ``False``, each new game is dealt and checked in Python and then loaded
+into a slot of the game's numba engine, which plays every live slot up to the learner's next
+decision and writes its observation row and mask in one call: the same games, bit for bit
+(each game's ``tests/games/<name>/test_vector.py`` compares them with ``compiled=False``), tens
+of times faster. Elsewhere the games (rules, observations, bots) run in Python, one after
+another, a few times faster than single environments.
 """
 
 from __future__ import annotations
@@ -59,7 +66,9 @@ class LudusVectorEnv(VectorEnv):
     ``copy=False`` the arrays returned by ``reset`` and ``step`` are the environment's own
     buffers, overwritten by the next call (no allocation per step; do not write into them).
     ``light_bot_views=False`` gives every bot the full ``state.view(seat)``, history included
-    (for a heuristic that reads the history; none shipped does).
+    (for a heuristic that reads the history; none shipped does). ``compiled=None`` steps
+    compiled where the game can, ``True`` insists (``InteropError`` where it cannot), ``False``
+    keeps every game in Python (``states`` then holds each slot's live state).
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012 - Gymnasium's API

@@ -147,7 +147,7 @@ def test_seeds_per_sub_environment():
 
 def test_auto_reset_is_next_step():
     name = "gorus-maximus"
-    env = LudusVectorEnv(name, 2, short(name), opponents="random")
+    env = LudusVectorEnv(name, 2, short(name), opponents="random", compiled=False)  # reads env.states
     twin = LudusSingleAgentEnv(name, short(name), opponents="random")
     obs, _ = env.reset(seed=[21, 22])
     twin.reset(seed=21)
@@ -185,7 +185,7 @@ def test_reset_mask_resets_only_those():
 def test_observation_is_the_encoder_on_the_seat_observation_only():
     """No hidden information: each row is exactly the encoder applied to the learner's observation."""
     for name in GAMES:
-        env = LudusVectorEnv(name, 3, short(name), seat=1, opponents="heuristic")
+        env = LudusVectorEnv(name, 3, short(name), seat=1, opponents="heuristic", compiled=False)
         obs, _ = env.reset(seed=1)
         rng = np.random.default_rng(2)
         for _ in range(25):

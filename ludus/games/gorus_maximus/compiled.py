@@ -29,19 +29,31 @@ bout, the turn between deals, ``dealt`` after the deal) are packed as fixed valu
 positions that play the same pack equal.
 
 Only the random rollout policy is compiled (the Gorus Maximus bots roll out at random); the
-heuristic plays in whole games of agents.
+heuristic plays in whole games of agents, and in the vector environment's stepping
+(:mod:`.vector`), whose longer position arrays also keep what the observation remembers
+(the previous bout, the last round's summary: ``PREV_LEN`` on).
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...core.compiled import CHANCE_RNG, POLICY_RNGS, ROLLOUT, CompiledPlayouts, njit, rng_next, rng_random
+from ...core.compiled import (
+    CHANCE_RNG,
+    POLICY_RNGS,
+    ROLLOUT,
+    CompiledPlayouts,
+    CompiledSteps,
+    njit,
+    rng_next,
+    rng_random,
+)
 from ...core.playout import MAX_PLAYOUT_DECISIONS
 from .cards import (
     HAND_SIZE,
@@ -86,6 +98,21 @@ HANDS = BOUT_CARD + SEATS  # two words per seat
 STOCK = HANDS + 2 * SEATS  # two words
 COLLECTED = STOCK + 2  # two words per side
 STATE_SIZE = COLLECTED + 2 * SEATS
+
+# the observation's memory, kept only where the position array is longer than STATE_SIZE (the
+# vector environment's slots, :mod:`.vector`): the previous bout and its holder, and the summary
+# of the round that ended last. Playouts never read them, so they pay one length test a bout.
+PREV_LEN = STATE_SIZE
+PREV_WINNER = PREV_LEN + 1  # NO_ACTOR: none (a new round)
+PREV_ACTOR = PREV_WINNER + 1  # SEATS
+PREV_CARD = PREV_ACTOR + SEATS  # SEATS
+LAST = PREV_CARD + SEATS  # 1 once a round has ended
+LAST_PREFERRED, LAST_ZERO_SIDE, LAST_NO_EIGHT = LAST + 1, LAST + 2, LAST + 3  # zero side -1: none
+LAST_CF = LAST + 4  # per side
+LAST_COUNT = LAST_CF + SEATS  # per side
+LAST_GAINED = LAST_COUNT + SEATS  # per side
+TRACED_SIZE = LAST_GAINED + SEATS
+NO_ACTOR = -9
 
 # the options: int64 array
 C_N, C_SOLO, C_TWO, C_SIDES, C_BOUT, C_TOTAL, C_RANKS, C_PZ_DELTA, C_SHARED, C_COMBOS, C_NEUMAIER = range(11)
@@ -353,6 +380,9 @@ def _start_round(st: Any, lanes: Any, cfg: Any) -> None:
     st[INITIATING] = -1
     st[PREFERRED] = -1
     st[PHASE] = P_DEAL
+    if st.shape[0] > STATE_SIZE:  # traced: a new round has no previous bout
+        st[PREV_LEN] = 0
+        st[PREV_WINNER] = NO_ACTOR
 
 
 @njit
@@ -390,8 +420,18 @@ def _end_round(st: Any, lanes: Any, cfg: Any) -> None:
         if cf[side] > best:
             best = cf[side]
     reached = 0
+    traced = st.shape[0] > STATE_SIZE
+    if traced:  # the round's summary (views.RoundSummary)
+        st[LAST] = 1
+        st[LAST_PREFERRED] = preferred
+        st[LAST_ZERO_SIDE] = pz_side
+        st[LAST_NO_EIGHT] = 1 if no_eight else 0
     for side in range(sides):
         gained = (1 if side == 1 else 0) if no_eight else (1 if cf[side] == best else 0)
+        if traced:
+            st[LAST_CF + side] = cf[side]
+            st[LAST_COUNT + side] = st[COUNT + side]
+            st[LAST_GAINED + side] = gained
         st[SUPPORT + side] += gained
         if gained and st[SUPPORT + side] >= cfg[C_TARGET + side]:
             reached |= 1 << side
@@ -430,6 +470,12 @@ def _resolve_bout(st: Any, lanes: Any, cfg: Any) -> None:
         c = st[BOUT_CARD + i]
         lanes[COLLECTED_ROW + side, c >> 4] |= 1 << (c & 15)
     st[COUNT + side] += blen
+    if st.shape[0] > STATE_SIZE:  # traced: the bout becomes the previous one
+        st[PREV_LEN] = blen
+        st[PREV_WINNER] = winner
+        for i in range(blen):
+            st[PREV_ACTOR + i] = st[BOUT_ACTOR + i]
+            st[PREV_CARD + i] = st[BOUT_CARD + i]
     st[BOUT_LEN] = 0
     st[INITIATING] = -1
     n = cfg[C_N]
@@ -960,6 +1006,15 @@ class GorusMaximusPlayouts(CompiledPlayouts):
         if kinds[:n].min() < 0 or kinds[:n].max() >= len(self.agent_kinds):
             raise ValueError("unknown agent code")
         return _run_agents(st, cfg, cfgf, rngs, has_state_rng, kinds)
+
+    def vector_steps(
+        self, options: Any, num_envs: int, seat: int, kinds: Sequence[str | None], player_actions: Sequence[Any]
+    ) -> CompiledSteps | None:
+        """The vector environment's stepping, compiled (:mod:`.vector`): every mode, the random
+        and heuristic agents."""
+        from .vector import vector_steps  # it builds on this module
+
+        return vector_steps(self, options, num_envs, seat, kinds, player_actions)
 
     def metrics(self, packed: tuple[Any, ...]) -> dict[str, float]:
         """``analysis.py``'s metrics: the round the game ended in."""

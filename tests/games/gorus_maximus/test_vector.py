@@ -1,0 +1,215 @@
+"""Gorus Maximus's compiled vector stepping plays exactly the Python vector environment's games.
+
+``LudusVectorEnv(..., compiled=True)`` against ``compiled=False`` from the same seeds and the same
+actions (random among the mask's, now and then an illegal number, which moves nothing): the same
+observations, masks, rewards, terminations, truncations and infos at every step, over enough
+steps that many games end and restart, in every mode (2-8 players, teams, solo, fixed schools,
+``play-on``), several learner seats, random, heuristic and mixed opponents. The compiled steps
+are also checked directly (:class:`CompiledSteps`) on states without a generator of their own
+(chance drawn card by card from the environment's) loaded mid-game (a previous bout and a last
+round to carry over), against the Python engine and the exact encoder.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+
+from ludus.agents.base import make_agent
+from ludus.core.game import CHANCE
+from ludus.core.rng import Rng
+from ludus.games.gorus_maximus.compiled import PLAYOUTS
+from ludus.games.gorus_maximus.game import GAME
+from ludus.interop.action_space import InteropError, acting_seat, build_action_space
+from ludus.interop.specs import encoder_for
+from ludus.interop.vector_env import LudusVectorEnv
+
+CASES = [  # options, learner seat, opponents, sub-environments, steps
+    ({"players": 2}, 0, "random", 8, 300),
+    ({"players": 2}, 1, "heuristic", 8, 300),
+    ({"players": 3}, 2, ["random", "heuristic"], 8, 250),
+    ({"players": 4}, 0, "heuristic", 8, 200),
+    ({"players": 4}, 3, ["heuristic", "random", "heuristic"], 8, 200),
+    ({"players": 4, "teams": "2v2"}, 1, "heuristic", 8, 200),
+    ({"players": 1}, 0, [], 8, 300),
+    ({"players": 5, "teams": "3v2", "team_target": 2}, 4, "random", 6, 200),
+    ({"players": 6, "final_tie": "play-on", "target": 1}, 2, "heuristic", 6, 150),
+    ({"players": 8}, 7, "random", 4, 350),
+    ({"players": 3, "schools": "BF,PA,YS", "first_dealer": 0}, 1, "heuristic", 8, 200),
+]
+
+
+def _pair(options: dict[str, Any], seat: int, opponents: Any, n: int) -> tuple[LudusVectorEnv, LudusVectorEnv]:
+    fast = LudusVectorEnv("gorus-maximus", n, options, seat=seat, opponents=opponents, compiled=True)
+    slow = LudusVectorEnv("gorus-maximus", n, options, seat=seat, opponents=opponents, compiled=False)
+    assert fast.compiled and not slow.compiled
+    return fast, slow
+
+
+def _same(a: Any, b: Any, where: str) -> None:
+    if isinstance(a, dict):
+        assert a.keys() == b.keys(), where
+        for key in a:
+            _same(a[key], b[key], f"{where} {key}")
+        return
+    if isinstance(a, tuple):  # what reset and step return
+        assert len(a) == len(b), where
+        for k, (x, y) in enumerate(zip(a, b)):
+            _same(x, y, f"{where} [{k}]")
+        return
+    assert np.array_equal(a, b), f"{where}: {np.flatnonzero(np.asarray(a) != np.asarray(b))[:10]}"
+
+
+@pytest.mark.parametrize(("options", "seat", "opponents", "n", "steps"), CASES)
+def test_same_trajectories(options: dict[str, Any], seat: int, opponents: Any, n: int, steps: int) -> None:
+    fast, slow = _pair(options, seat, opponents, n)
+    rng = np.random.default_rng(seat * 101 + n)
+    got: Any = fast.reset(seed=17)
+    want: Any = slow.reset(seed=17)
+    _same(got, want, "reset")
+    ended = illegal = 0
+    for t in range(steps):
+        mask = got[0]["action_mask"]
+        actions = (rng.random(mask.shape) * mask).argmax(axis=1)
+        wrong = rng.random(n) < 0.05  # an illegal number now and then (or a legal one by chance)
+        actions[wrong] = rng.integers(-1, fast.space.num_player_actions + 1, int(wrong.sum()))
+        got, want = fast.step(actions), slow.step(actions)
+        _same(got, want, f"step {t}")
+        ended += int(got[2].sum())
+        illegal += int(got[4].get("illegal_action", np.zeros(n)).sum())
+    assert ended >= n * 2 and illegal > 0  # games ended and restarted; illegal actions were met
+
+
+def test_partial_resets_and_reseeding() -> None:
+    """``reset`` of some slots (``reset_mask``) and a reseed mid-run load fresh games into those slots only."""
+    fast, slow = _pair({"players": 3}, 1, "heuristic", 6)
+    rng = np.random.default_rng(5)
+    got: Any = fast.reset(seed=3)
+    want: Any = slow.reset(seed=3)
+    for t in range(120):
+        if t % 40 == 39:
+            which = {"reset_mask": rng.random(6) < 0.5}
+            got, want = fast.reset(seed=t, options=which), slow.reset(seed=t, options=which)
+            _same(got, want, f"reset {t}")
+        mask = got[0]["action_mask"]
+        actions = (rng.random(mask.shape) * mask).argmax(axis=1)
+        got, want = fast.step(actions), slow.step(actions)
+        _same(got, want, f"step {t}")
+
+
+def test_off_without_the_compiler(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LUDUS_COMPILED", "0")
+    assert not LudusVectorEnv("gorus-maximus", 2, {"players": 3}, opponents="random").compiled
+    with pytest.raises(InteropError):
+        LudusVectorEnv("gorus-maximus", 2, {"players": 3}, opponents="random", compiled=True)
+
+
+def test_refusals_fall_back_to_python() -> None:
+    """Kinds it does not compile: the Python engine (``compiled=True`` refuses); and ``vector_steps``
+    refuses what it cannot step exactly."""
+    assert LudusVectorEnv("gorus-maximus", 2, {"players": 3}, opponents="random").compiled
+    assert not LudusVectorEnv("gorus-maximus", 2, {"players": 3}, opponents=["random", "ismcts-easy"]).compiled
+    with pytest.raises(InteropError):
+        LudusVectorEnv("gorus-maximus", 2, {"players": 3}, opponents="ismcts-easy", compiled=True)
+    options = GAME.parse_options({"players": 3})
+    player = build_action_space(GAME, options).player
+    assert PLAYOUTS.vector_steps(options, 2, 0, [None, "random", "heuristic"], player) is not None
+    assert PLAYOUTS.vector_steps({"players": 3}, 2, 0, [None, "random", "random"], player) is None  # not parsed
+    assert PLAYOUTS.vector_steps(options, 2, 0, ["random", "random", "random"], player) is None  # the learner's seat
+    assert PLAYOUTS.vector_steps(options, 2, 0, [None, "random"], player) is None  # a seat short
+    assert PLAYOUTS.vector_steps(options, 2, 0, [None, "random", "ismcts"], player) is None
+    assert PLAYOUTS.vector_steps(options, 2, 0, [None, "random", "random"], player[:-1]) is None  # a card unnumbered
+
+
+def test_load_refuses_other_options() -> None:
+    options = GAME.parse_options({"players": 3})
+    steps = PLAYOUTS.vector_steps(options, 1, 0, [None, "random", "random"], build_action_space(GAME, options).player)
+    assert steps is not None
+    other = GAME.new_initial_state(GAME.parse_options({"players": 4}), seed=1)
+    with pytest.raises(ValueError, match="other options"):
+        steps.load(0, other, Rng(0), [None, Rng(1), Rng(2), Rng(3)])
+
+
+@pytest.mark.parametrize(("values", "seat", "kinds"), [
+    ({"players": 2}, 1, ["heuristic", None]),
+    ({"players": 1}, 0, [None]),
+    ({"players": 4, "teams": "2v2"}, 2, ["random", "heuristic", None, "heuristic"]),
+    ({"players": 5}, 0, [None, "heuristic", "random", "heuristic", "random"]),
+])
+def test_steps_from_unseeded_states_mid_game(values: dict[str, Any], seat: int, kinds: list[str | None]) -> None:
+    """``CompiledSteps`` itself, on states without a generator (every chance outcome drawn from the
+    environment's ``rng`` by ``sample_chance``) loaded after a random prefix (a previous bout, a last
+    round's summary): the Python engine and the exact encoder give the same rows."""
+    options = GAME.parse_options(values)
+    space = build_action_space(GAME, options)
+    encoder = encoder_for(GAME, options)
+    slots = 4
+    steps = PLAYOUTS.vector_steps(options, slots, seat, kinds, space.player)
+    assert steps is not None
+    pick = Rng(99)
+    obs = np.zeros((slots, encoder.size), np.float32)
+    mask = np.zeros((slots, space.num_player_actions), np.int8)
+    rewards = np.zeros(slots)
+    terminated = np.zeros(slots, np.bool_)
+    games: list[Any] = [None] * slots
+
+    def advance(state: Any, rng: Rng, bots: dict[int, Any]) -> None:
+        while (actor := acting_seat(state)) not in (None, seat):
+            if actor == CHANCE:
+                state.apply(state.sample_chance(rng), CHANCE)
+            else:
+                state.apply(bots[actor].act(state.view(actor)), actor)
+
+    def start(i: int, game: int) -> None:
+        state = GAME.new_initial_state(options)
+        assert state.rng is None
+        rng = Rng(1000 * game + i)
+        bots = {s: make_agent(k, GAME, 7 * game + s) for s, k in enumerate(kinds) if k is not None}
+        for _ in range(pick.below(60)):  # a prefix played at random, then the engine's own advance
+            actor = acting_seat(state)
+            if actor is None:
+                break
+            if actor == CHANCE:
+                state.apply(state.sample_chance(rng), CHANCE)
+            else:
+                state.apply(pick.choice(state.legal_actions(actor)), actor)
+        advance(state, rng, bots)
+        steps.load(i, state, rng, [bots[s].rng if s in bots else None for s in range(len(kinds))])
+        games[i] = (state, rng, bots)
+
+    for i in range(slots):
+        start(i, 0)
+    ended = 0
+    carried = 0
+    for t in range(400):
+        live = np.zeros(slots, np.bool_)
+        actions = np.zeros(slots, np.int64)
+        for i in range(slots):
+            state, _, _ = games[i]
+            if state.is_terminal():
+                start(i, t + 1)
+                state = games[i][0]
+            if state.is_terminal():
+                continue
+            carried += state.last_round is not None and state.previous_bout != ()
+            legal = state.legal_actions(seat)
+            actions[i] = space.player_id(pick.choice(legal))
+            live[i] = True
+        steps.step(actions, live, obs, mask, rewards, terminated)
+        for i in np.flatnonzero(live).tolist():
+            state, rng, bots = games[i]
+            state.apply(space.player[actions[i]], seat)
+            advance(state, rng, bots)
+            assert np.array_equal(obs[i], encoder.encode(state.observation(seat))), (t, i)
+            want = np.zeros(space.num_player_actions, np.int8)
+            if not state.is_terminal():
+                want[[space.player_id(a) for a in state.legal_actions(seat)]] = 1
+            assert np.array_equal(mask[i], want), (t, i)
+            assert terminated[i] == state.is_terminal()
+            assert rewards[i] == (state.returns()[seat] if state.is_terminal() else 0.0)
+            ended += state.is_terminal()
+    assert ended >= slots and carried > 0
