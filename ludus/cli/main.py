@@ -203,7 +203,7 @@ EXTRA_COMMAND_MODULES = ("ludus.cli.rules", "ludus.cli.learn", "ludus.cli.tourna
 # missing part is named up front, not met as a traceback after a long run.
 COMMAND_EXTRAS = {"serve": "server", "tournament": "sim", "analyze": "sim"}
 EXTRA_MODULES = {
-    "server": ("fastapi", "uvicorn", "sqlalchemy", "alembic", "platformdirs"),
+    "server": ("fastapi", "uvicorn", "sqlalchemy", "alembic", "platformdirs", "prometheus_client"),
     "sim": ("openskill", "matplotlib"),
 }
 # Top-level module -> extra, to name the extra when an optional module is missing anyway.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import logging
+from typing import Any
 
 from rich.console import Console
 
@@ -25,6 +25,9 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--create-limit", type=float, default=None, metavar="PER_MINUTE",
                    help="tables one browser may create per minute, with bursts of twice that; one address "
                         "may create three times as many (default 4; 0 turns the limit off)")
+    p.add_argument("--log-json", action="store_true",
+                   help="write the server's log as JSON lines (one object per line: time, level, logger, message "
+                        "and extra fields), for log collectors")
     p.set_defaults(run=run_serve)
 
 
@@ -45,6 +48,7 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
     from ..server.app import UVICORN_SETTINGS
     from ..server.config import ServerConfig
     from ..server.db import check_database, normalize_url
+    from ..server.observability import configure_logging
     from ..web.app import create_web_app
 
     config = ServerConfig(bot_delay=max(0.0, args.bot_delay))
@@ -60,6 +64,7 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
         config.create_per_minute_address, config.create_burst_address = 3 * rate, max(1, round(6 * rate))
     if args.database:
         config.database = args.database
+    config.log_json = bool(getattr(args, "log_json", False))
     check_database(config.database)
     app = create_web_app(config)
     sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
@@ -78,10 +83,11 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
     console.print(f"Ludus is serving at [bold]http://{shown}:{port}/[/]  (database: {db})", highlight=False,
                   soft_wrap=True)
     console.print("Open that address in a browser; press Ctrl+C to stop.", style="dim")
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("alembic").setLevel(logging.WARNING)
+    configure_logging(config.log_json)
+    # with JSON lines, uvicorn's own messages go through the same handler (its default config has its own)
+    uvicorn_logs: dict[str, Any] = {"log_config": None} if config.log_json else {}
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=3,
-                                           **UVICORN_SETTINGS))
+                                           **uvicorn_logs, **UVICORN_SETTINGS))
     server.run(sockets=[sock])
     console.print("Ludus server stopped.", style="dim")
     return 0

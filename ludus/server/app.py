@@ -6,7 +6,8 @@ JSON messages; every refusal is an ``error`` message to that connection alone.
 
 Every HTTP refusal is JSON ``{"error": "...", "code": "..."}``, whatever refused it: the
 routes, FastAPI's body parsing, Starlette's routing (404, 405), or the guards below (body
-size, Host name, cross-origin requests).
+size, Host name, cross-origin requests). Each one, and each WebSocket ``error``, is counted
+in the metrics by its code (``GET /metrics``; ``/healthz`` and ``/readyz`` answer probes).
 """
 
 from __future__ import annotations
@@ -37,12 +38,13 @@ from .bots import bot_kinds, default_bot
 from .config import ServerConfig
 from .hub import Connection, Hub, RateLimited, Table, dumps, server_options
 from .learn import add_learn_routes
+from .observability import CONTENT_TYPE, Metrics
 from .protocol import BODY_DEPTH, Checked, ProtocolError, RateLimit, error_body, json_body, parse_message
 
 __all__ = [
-    "BODY_DEPTH", "COOKIE", "HTTP_CODES", "HTTP_WORDS", "STATE_CHANGING", "STATUS_OF", "UVICORN_SETTINGS",
-    "BodyLimit", "Checked", "CreateTable", "JoinTable", "OptionsCheck", "RequestGuard", "SeatSpec", "create_app",
-    "error_body", "host_allowed", "json_body", "same_origin", "send_error",
+    "BODY_DEPTH", "COOKIE", "HTTP_CODES", "HTTP_WORDS", "READY_TIMEOUT", "STATE_CHANGING", "STATUS_OF",
+    "UVICORN_SETTINGS", "BodyLimit", "Checked", "CreateTable", "JoinTable", "OptionsCheck", "RequestGuard",
+    "SeatSpec", "create_app", "error_body", "host_allowed", "json_body", "same_origin", "send_error",
 ]
 
 log = logging.getLogger("ludus.server")
@@ -61,6 +63,8 @@ HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large", 415
 HTTP_WORDS = {400: "the request body could not be read: send JSON text in UTF-8",
               404: "there is nothing at this address", 405: "this address does not accept that method"}
 STATE_CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
+READY_TIMEOUT = 2.0
+"""Seconds ``GET /readyz`` waits for the database's answer before calling the server not ready."""
 
 
 async def send_error(send: Send, status: int, message: str, code: str) -> None:
@@ -106,8 +110,8 @@ class BodyLimit:
     (chunked) is read up to the limit first and then handed on, so it is refused the same way.
     """
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
-        self.app, self.limit = app, limit
+    def __init__(self, app: ASGIApp, limit: int, metrics: Metrics | None = None) -> None:
+        self.app, self.limit, self.metrics = app, limit, metrics
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -149,6 +153,8 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
     async def _too_large(self, send: Send) -> None:
+        if self.metrics is not None:
+            self.metrics.error_sent("too_large", "http")
         await send_error(send, 413, f"request body is larger than {self.limit} bytes", "too_large")
 
 
@@ -208,9 +214,10 @@ class RequestGuard:
     """Before anything else: the Host must name this server (HTTP and WebSocket), and a browser's
     state-changing request must come from this server's own pages (Origin, else Referer)."""
 
-    def __init__(self, app: ASGIApp, allowed_hosts: list[str]) -> None:
+    def __init__(self, app: ASGIApp, allowed_hosts: list[str], metrics: Metrics | None = None) -> None:
         self.app = app
         self.names = {n.strip().lower().rstrip(".") for n in allowed_hosts if n.strip()}
+        self.metrics = metrics
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -235,6 +242,8 @@ class RequestGuard:
         await self.app(scope, receive, send)
 
     async def _refuse(self, scope: Scope, send: Send, status: int, message: str, code: str) -> None:
+        if self.metrics is not None:
+            self.metrics.error_sent(code, "http" if scope["type"] == "http" else "ws")
         if scope["type"] == "http":
             await send_error(send, status, message, code)
         elif "websocket.http.response" in scope.get("extensions", {}):  # the same JSON answer, before the upgrade
@@ -292,11 +301,13 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
 
     app = FastAPI(title="Ludus", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
     app.state.hub = hub
-    app.add_middleware(BodyLimit, limit=config.max_body_bytes)
-    app.add_middleware(RequestGuard, allowed_hosts=list(config.allowed_hosts))
+    metrics = hub.metrics
+    app.add_middleware(BodyLimit, limit=config.max_body_bytes, metrics=metrics)
+    app.add_middleware(RequestGuard, allowed_hosts=list(config.allowed_hosts), metrics=metrics)
 
     @app.exception_handler(ProtocolError)
     async def _protocol_error(request: Request, exc: ProtocolError) -> Response:
+        metrics.error_sent(exc.code, "http")
         return _error(exc)
 
     @app.exception_handler(RequestValidationError)
@@ -305,6 +316,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
         for err in exc.errors()[:5]:
             where = ".".join(str(p)[:40] for p in err.get("loc", ()) if p != "body")
             problems.append(f"{where or 'body'}: {str(err.get('msg'))[:200]}")
+        metrics.error_sent("bad_request", "http")
         return Response(error_body("; ".join(problems) or "invalid request", "bad_request"), status_code=422,
                         media_type="application/json")
 
@@ -315,18 +327,54 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
         code = HTTP_CODES.get(status, "bad_request" if 400 <= status < 500 else "server_error")
         words = HTTP_WORDS.get(status) or (exc.detail if isinstance(exc.detail, str) else "the request was refused")
         headers = {k: v for k, v in (exc.headers or {}).items() if k.lower() == "allow"}
+        metrics.error_sent(code, "http")
         return Response(error_body(words, code), status_code=status, media_type="application/json",
                         headers=headers or None)
 
     @app.exception_handler(Exception)
     async def _server_error(request: Request, exc: Exception) -> Response:
         """A bug: the client gets the documented shape, the log gets the traceback (never the client)."""
+        metrics.error_sent("server_error", "http")
         return Response(error_body("the server failed to handle this request", "server_error"), status_code=500,
                         media_type="application/json")
 
     @app.exception_handler(LudusError)
     async def _ludus_error(request: Request, exc: LudusError) -> Response:
+        metrics.error_sent("bad_request", "http")
         return Response(error_body(str(exc), "bad_request"), status_code=400, media_type="application/json")
+
+    # ------------------------------------------------------------- health and metrics
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> dict[str, str]:
+        """The process is alive and its event loop answers (nothing else is checked)."""
+        return {"status": "ok"}
+
+    @app.get("/readyz", include_in_schema=False)
+    async def readyz() -> Response:
+        """Ready for players: start-up is done (tables resumed) and the database answers a trivial query."""
+        reason, message = None, ""
+        if hub.stopping:
+            reason, message = "stopping", "the server is shutting down"
+        elif not hub.started or hub.store is None:
+            reason, message = "starting", "the server has not finished starting"
+        else:
+            try:
+                await asyncio.wait_for(hub.db(hub.store.ping), READY_TIMEOUT)
+            except TimeoutError:
+                reason, message = "database", f"the database did not answer within {READY_TIMEOUT:g} s"
+            except Exception as exc:  # noqa: BLE001 - any failure means not ready; the details go to the log only
+                log.warning("readiness check: the database did not answer: %s",
+                            str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+                reason, message = "database", f"the database did not answer ({type(exc).__name__})"
+        if reason is None:
+            return JSONResponse({"status": "ready"})
+        return JSONResponse({"status": "unavailable", "reason": reason, "error": message, "code": "not_ready"},
+                            status_code=503, headers={"cache-control": "no-store"})
+
+    @app.get("/metrics", include_in_schema=False)
+    async def prometheus_metrics() -> Response:
+        """Prometheus text format, rendered on the event loop (the tables are counted here)."""
+        return Response(metrics.render(), media_type=CONTENT_TYPE, headers={"cache-control": "no-store"})
 
     # ------------------------------------------------------------- games
     @app.get("/api/games")
@@ -445,22 +493,11 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
             await ws.close(code=4404, reason=exc.message[:120])
             return
         await ws.accept()
-        seat = table.seat_of(_token(hub, ws))
-        conn = Connection(ws.send_text, seat, RateLimit(config.rate_per_second, config.rate_burst), _address(ws))
+        metrics.connections.inc()
         try:
-            hub.connect(table, conn)
-        except ProtocolError as exc:
-            await ws.send_text(dumps({"type": "error", "id": None, "code": exc.code, "message": exc.message}))
-            await ws.close(code=4404 if exc.code == "expired" else 4429, reason=exc.code)
-            return
-        sender = hub.spawn(_sender(hub, table, conn, ws), f"sender at table {table.code}")
-        try:
-            await _receiver(hub, table, conn, ws, config)
-        except WebSocketDisconnect:
-            pass
+            await _serve_socket(hub, table, ws, config)
         finally:
-            hub.disconnect(table, conn)
-            sender.cancel()
+            metrics.connections.dec()
 
     add_learn_routes(app)  # the guided first games: /api/learn (ludus.server.learn)
     add_analysis_routes(app, hub)  # post-game analysis: /api/tables/{code}/analysis (ludus.server.analysis_jobs)
@@ -472,6 +509,27 @@ def _table_info(table: Table, token: str | None) -> dict[str, Any]:
     info["you"] = table.seat_of(token)
     info["names"] = table.names()
     return info
+
+
+async def _serve_socket(hub: Hub, table: Table, ws: WebSocket, config: ServerConfig) -> None:
+    """One accepted WebSocket, from taking its place at the table to its end."""
+    seat = table.seat_of(_token(hub, ws))
+    conn = Connection(ws.send_text, seat, RateLimit(config.rate_per_second, config.rate_burst), _address(ws))
+    try:
+        hub.connect(table, conn)
+    except ProtocolError as exc:
+        hub.metrics.error_sent(exc.code, "ws")
+        await ws.send_text(dumps({"type": "error", "id": None, "code": exc.code, "message": exc.message}))
+        await ws.close(code=4404 if exc.code == "expired" else 4429, reason=exc.code)
+        return
+    sender = hub.spawn(_sender(hub, table, conn, ws), f"sender at table {table.code}")
+    try:
+        await _receiver(hub, table, conn, ws, config)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.disconnect(table, conn)
+        sender.cancel()
 
 
 async def _sender(hub: Hub, table: Table, conn: Connection, ws: WebSocket) -> None:
@@ -521,6 +579,7 @@ async def _receiver(hub: Hub, table: Table, conn: Connection, ws: WebSocket, con
             mid = msg.get("id")
             await _handle(hub, table, conn, msg, mid)
         except ProtocolError as exc:
+            hub.metrics.error_sent(exc.code, "ws")
             conn.push({"type": "error", "id": mid, "code": exc.code, "message": exc.message})
             if exc.code == "stale":
                 conn.mark_dirty()
@@ -528,6 +587,7 @@ async def _receiver(hub: Hub, table: Table, conn: Connection, ws: WebSocket, con
             raise
         except Exception:  # one message's failure must not end the connection: answer it and go on
             log.exception("a message at table %s failed", table.code)
+            hub.metrics.error_sent("server_error", "ws")
             conn.push({"type": "error", "id": mid, "code": "server_error",
                        "message": "the server failed to handle that message; nothing changed, please retry"})
         if conn.closed:

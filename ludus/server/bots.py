@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..agents.base import EXTRA_AGENTS, Agent, has_heuristic, make_agent
 from ..agents.policy import shipped_policy_path
 from ..core.game import Action, Game, SeatView
+
+if TYPE_CHECKING:
+    from .observability import Metrics
 
 __all__ = ["BotRunner", "bot_kinds", "can_search", "default_bot"]
 
@@ -59,6 +63,19 @@ def _act_in_worker(game_name: str, options: dict[str, Any], seed: int, actions: 
     return agent.act(state.view(seat)).to_json()
 
 
+def _timed_act_in_worker(*args: Any) -> tuple[Any, float]:
+    """:func:`_act_in_worker`, and the seconds it took in the worker (replay and search, not the queue)."""
+    started = time.perf_counter()
+    raw = _act_in_worker(*args)
+    return raw, time.perf_counter() - started
+
+
+def _timed(agent: Agent, view: SeatView) -> tuple[Action, float]:
+    started = time.perf_counter()
+    action = agent.act(view)
+    return action, time.perf_counter() - started
+
+
 def _warm_worker(game_name: str) -> None:
     """Ready the game's compiled playouts in the worker before its first search (from numba's disk
     cache, or compiled the first time Ludus runs here, which takes seconds)."""
@@ -69,10 +86,11 @@ def _warm_worker(game_name: str) -> None:
 
 
 class BotRunner:
-    def __init__(self, threads: int = 2, processes: bool = False) -> None:
+    def __init__(self, threads: int = 2, processes: bool = False, metrics: Metrics | None = None) -> None:
         self.threads: Executor = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="ludus-bot")
         self.always_process = processes
         self._procs: ProcessPoolExecutor | None = None
+        self.metrics = metrics
 
     def uses_process(self, kind: str) -> bool:
         return self.always_process or kind in EXTRA_AGENTS
@@ -87,13 +105,33 @@ class BotRunner:
         future = self._process_pool().submit(_warm_worker, game.name)
         future.add_done_callback(lambda f: f.exception())  # a failed warm-up shows in the bot's move itself
 
-    async def in_thread(self, agent: Agent, view: SeatView) -> Action:
-        return await asyncio.get_running_loop().run_in_executor(self.threads, agent.act, view)
+    async def in_thread(self, agent: Agent, view: SeatView, kind: str = "") -> Action:
+        """``agent``'s move for ``view`` in a worker thread; ``kind`` names the bot in the metrics."""
+        metrics = self.metrics
+        if metrics is None:
+            return await asyncio.get_running_loop().run_in_executor(self.threads, agent.act, view)
+        queued = metrics.bot_queue.labels(pool="thread")
+        queued.inc()
+        try:
+            action, seconds = await asyncio.get_running_loop().run_in_executor(self.threads, _timed, agent, view)
+        finally:
+            queued.dec()
+        metrics.bot_seconds.labels(kind=kind or type(agent).__name__).observe(seconds)
+        return action
 
     async def in_process(self, game: Game, options: dict[str, Any], seed: int, actions: list[tuple[int, Any]],
                          seat: int, kind: str, agent_seed: int) -> Action:
-        raw = await asyncio.get_running_loop().run_in_executor(
-            self._process_pool(), _act_in_worker, game.name, options, seed, actions, seat, kind, agent_seed)
+        metrics = self.metrics
+        if metrics is not None:
+            metrics.bot_queue.labels(pool="process").inc()
+        try:
+            raw, seconds = await asyncio.get_running_loop().run_in_executor(
+                self._process_pool(), _timed_act_in_worker, game.name, options, seed, actions, seat, kind, agent_seed)
+        finally:
+            if metrics is not None:
+                metrics.bot_queue.labels(pool="process").dec()
+        if metrics is not None:
+            metrics.bot_seconds.labels(kind=kind).observe(seconds)
         return game.action_from_json(raw)
 
     def close(self) -> None:

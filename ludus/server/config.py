@@ -61,3 +61,6 @@ class ServerConfig:
     """Run every bot in a worker process (heavy search kinds always are)."""
     keep_finished: int = 200
     """Finished tables kept in memory; older ones are read back from the database on demand."""
+    log_json: bool = False
+    """Log one JSON object per line (time, level, logger, message, extra fields) instead of plain text;
+    ``ludus serve --log-json`` (see :func:`ludus.server.observability.configure_logging`)."""

@@ -29,6 +29,7 @@ from .bots import BotRunner
 from .config import ServerConfig
 from .hinting import HintRunner
 from .live import Connection, PendingMove, Seat, Table, hash_token, table_gone
+from .observability import Metrics
 from .protocol import dumps
 from .seats import Seating
 from .store import Store
@@ -61,9 +62,12 @@ class Hub:
         self.store: Store | None = None
         self.tables: dict[str, Table] = {}
         self.db_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ludus-db")
-        self.bots = BotRunner(config.bot_threads, config.bot_processes)
+        # this server's own instruments (GET /metrics); the tables by state are counted when scraped
+        self.metrics = Metrics(lambda: list(self.tables.values()))
+        self.bots = BotRunner(config.bot_threads, config.bot_processes, metrics=self.metrics)
         self.hints = HintRunner(config.hint_processes)  # its own worker: a hint never delays a bot
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.started = False  # start-up is done: the database is ready and the unfinished tables are back
         self.stopping = False
         # Every task the hub starts, until it ends: the event loop keeps only a weak reference to a
         # task, so one nobody holds could be garbage-collected mid-run, and its failure go unseen.
@@ -75,8 +79,9 @@ class Hub:
     # ----------------------------------------------------------------- life cycle
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
-        self.store = await self.db(Store, self.config.database)
+        self.store = await self.db(Store, self.config.database, self.metrics.committed)
         await self.registry.resume()
+        self.started = True
 
     async def stop(self) -> None:
         self.stopping = True

@@ -220,8 +220,9 @@ def check_applied(engine: Engine, ops: list[Write], ghost: int | None = None) ->
 class Writer:
     """One thread that commits queued writes in groups and wakes each waiting caller."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, on_commit: Callable[[float, int, bool], None] | None = None) -> None:
         self.engine = engine
+        self.on_commit = on_commit  # told (seconds, writes, committed) after each transaction: the metrics
         self.last_pid: int | None = None  # the PostgreSQL backend of the transaction under way
         self.queue: queue.SimpleQueue[tuple[Write, asyncio.Future, asyncio.AbstractEventLoop] | None] = \
             queue.SimpleQueue()
@@ -269,11 +270,14 @@ class Writer:
                 alone: bool = False) -> None:
         """Commit ``group`` in one transaction; after a failure, settle each write by reading it back."""
         self.last_pid = None
+        started = time.perf_counter()
         try:
             self._transact([op for op, _, _ in group])
         except Exception as exc:  # noqa: BLE001 - every failure is settled below
             error: Exception = exc
+            self._observe(started, len(group), False)
         else:
+            self._observe(started, len(group), True)
             for _, fut, loop in group:
                 loop.call_soon_threadsafe(_settle, fut, None)
             return
@@ -309,6 +313,13 @@ class Writer:
         for one in retry:  # each alone, so one bad write fails alone
             self._commit([one], alone=True)
 
+    def _observe(self, started: float, writes: int, ok: bool) -> None:
+        if self.on_commit is not None:
+            try:
+                self.on_commit(time.perf_counter() - started, writes, ok)
+            except Exception:  # counting must never fail a write
+                log.exception("recording a commit's metrics failed")
+
 
 def _settle(fut: asyncio.Future, exc: BaseException | None) -> None:
     if fut.done():
@@ -322,10 +333,15 @@ def _settle(fut: asyncio.Future, exc: BaseException | None) -> None:
 class Store:
     """The engine, the writer thread, and the reads used at startup and on demand."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, on_commit: Callable[[float, int, bool], None] | None = None) -> None:
         self.engine: Engine = make_engine(url)
         migrate(self.engine)
-        self.writer = Writer(self.engine)
+        self.writer = Writer(self.engine, on_commit)
+
+    def ping(self) -> None:
+        """A trivial query (blocking): raises when the database does not answer."""
+        with self.engine.connect() as c:
+            c.execute(text("SELECT 1")).scalar()
 
     async def write(self, op: Write) -> None:
         await self.writer.write(op)

@@ -46,7 +46,21 @@ class Turns:
 
         ``mid`` is the client's message id, used if the move has to be acknowledged late (below).
         ``auto`` says the player's page played it by itself; it is accepted only for the seat's
-        single legal move, so the log's "played automatically" mark is never a lie."""
+        single legal move, so the log's "played automatically" mark is never a lie.
+
+        The metrics time it from here (waiting for the table's lock included) to the end of
+        :meth:`_apply_move`, and count a refusal by its code."""
+        started = time.perf_counter()
+        try:
+            ply = await self._submit(table, seat, raw, moves, by_bot, mid, auto)
+        except ProtocolError as exc:
+            self.hub.metrics.move_refused(table.game.name, exc.code)
+            raise
+        self.hub.metrics.move_timed(table.game.name, started)
+        return ply
+
+    async def _submit(self, table: Table, seat: int | None, raw: Any, moves: int, by_bot: bool, mid: Any,
+                      auto: bool) -> int:
         async with table.lock:
             if table.unconfirmed is not None:  # an earlier move's commit is in doubt: settle it first
                 await self._reconcile(table)
@@ -115,6 +129,7 @@ class Turns:
         table.recorded.append((move.seat, move.action))
         table.by_bot.append(move.by_bot)
         table.moves[move.seat] += 1
+        self.hub.metrics.move_accepted(table.game.name)
         if move.auto_index is not None:
             table.auto_played.add(move.auto_index)
         s = table.seats[move.seat]
@@ -250,7 +265,8 @@ class Turns:
                                                             list(table.recorded), index, seat.bot,
                                                             table.seed + len(table.recorded))
                 else:
-                    action = await self.hub.bots.in_thread(self._agent(table, seat), table.state.view(index))
+                    action = await self.hub.bots.in_thread(self._agent(table, seat), table.state.view(index),
+                                                           seat.bot)
                 raw = action.to_json()
             except asyncio.CancelledError:
                 raise
