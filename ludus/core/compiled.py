@@ -40,6 +40,7 @@ from .rng import Rng
 
 __all__ = [
     "CHANCE_RNG",
+    "LEARNER",
     "POLICY_RNGS",
     "ROLLOUT",
     "AgentsGame",
@@ -56,6 +57,8 @@ ROLLOUT = 0
 """Index of the playout's own generator in the generators array."""
 CHANCE_RNG = 1
 """Index of the state's generator (``state.rng``) in the generators array."""
+LEARNER = -1
+"""The learner's code in the agents array of :meth:`CompiledPlayouts.vector_steps`."""
 POLICY_RNGS = 2
 """Index of seat 0's rollout-agent generator in the generators array (seat s at ``POLICY_RNGS + s``),
 for policies whose agents draw from generators of their own."""
@@ -277,6 +280,20 @@ class CompiledSteps(ABC):
         (the learner's return at the end, else 0.0) and ``terminated[i]``. Rows not live are
         left alone."""
 
+    @staticmethod
+    def load_generators(rngs: Any, state: State, rng: Rng, agent_rngs: Sequence[Rng | None]) -> bool:
+        """Fill a slot's generators row (uint64) as :meth:`load` describes: the environment's
+        ``rng`` at ``ROLLOUT``, the state's own at ``CHANCE_RNG`` and each agent's at
+        ``POLICY_RNGS + seat``; returns whether the state has a generator of its own."""
+        rngs[:] = 0
+        rngs[ROLLOUT] = rng.state
+        own = state.rng
+        rngs[CHANCE_RNG] = 0 if own is None else own.state
+        for seat, agent_rng in enumerate(agent_rngs):
+            if agent_rng is not None:
+                rngs[POLICY_RNGS + seat] = agent_rng.state
+        return own is not None
+
 
 class CompiledPlayouts(ABC):
     """One game's compiled playouts: :meth:`pack` a state, :meth:`run` it, :meth:`playout` both;
@@ -357,6 +374,20 @@ class CompiledPlayouts(ABC):
         the action numbering of ``player_actions`` (number = index); None when this game, these
         options or these kinds are not compiled (the caller then steps in Python)."""
         return None
+
+    def learner_agent_codes(self, kinds: Sequence[str | None], seat: int, num_seats: int) -> list[int] | None:
+        """The agents array of :meth:`vector_steps`: each seat's agent code (its index in
+        ``agent_kinds``), ``LEARNER`` at the learner's seat; None when ``kinds`` does not fit the
+        seats (one per seat, None at the learner's only) or names a kind not compiled."""
+        if len(kinds) != num_seats or not 0 <= seat < num_seats or kinds[seat] is not None:
+            return None
+        codes = [LEARNER] * num_seats
+        for s, kind in enumerate(kinds):
+            if s != seat:
+                if kind not in self.agent_kinds:
+                    return None
+                codes[s] = self.agent_kinds.index(kind)
+        return codes
 
     def metrics(self, packed: tuple[Any, ...]) -> dict[str, float]:
         """The game's analysis metrics (``ludus.sim.scenarios.game_metrics``) read off a final

@@ -21,13 +21,14 @@ code: counting them in Python cost more than the whole playout.
 from __future__ import annotations
 
 import struct
+from collections.abc import Sequence
 from math import comb
 from typing import Any
 
 import numba
 import numpy as np
 
-from ...core.compiled import CHANCE_RNG, POLICY_RNGS, ROLLOUT, CompiledPlayouts, njit, rng_below
+from ...core.compiled import CHANCE_RNG, POLICY_RNGS, ROLLOUT, CompiledPlayouts, CompiledSteps, njit, rng_below
 from ...core.game import State
 from ...core.memo import derived
 from ...core.playout import MAX_PLAYOUT_DECISIONS
@@ -693,6 +694,25 @@ def _run(st: Any, z: Any, kt: Any, stops: Any, rngs: Any, has_state_rng: bool, p
     return out
 
 
+@_inline
+def _agent_move(
+    st: Any, z: Any, kt: Any, stops: Any, rngs: Any, kind: int, seat: int, legal: Any, n: int, gains: Any, pool: Any,
+    nk: int,
+) -> int:
+    """The move the agent of code ``kind`` at ``seat`` picks among ``legal[:n]``: one place for
+    :func:`_run_agents` and the vector steps (:mod:`.vector`), so both play the same agents."""
+    if kind == _AGENT_RANDOM:
+        return legal[rng_below(rngs, POLICY_RNGS + seat, n)]
+    if n == 1:
+        return legal[0]
+    p = st[S_PHASE]
+    if p == ATTACK:
+        return _h_attack(st, z, kt, stops, seat, legal, n, gains, pool, nk)
+    if p == DEFEND:
+        return _h_defend(st, z, kt, seat, legal, n, nk)
+    return _h_discard(st, z, kt, seat, legal, n, nk)
+
+
 @njit
 def _run_agents(st: Any, z: Any, kt: Any, stops: Any, rngs: Any, has_state_rng: bool, kinds: Any) -> Any:
     """A whole game of agents (:meth:`GladiusPlayouts.run_agents`): the loop of :func:`_run` with
@@ -718,16 +738,7 @@ def _run_agents(st: Any, z: Any, kt: Any, stops: Any, rngs: Any, has_state_rng: 
             return out
         seat = 1 - st[S_ACTIVE] if p == DEFEND else st[S_ACTIVE]
         n = _legal(st, z, kt, seat, legal, nk)
-        if kinds[seat] == _AGENT_RANDOM:
-            k = legal[rng_below(rngs, POLICY_RNGS + seat, n)]
-        elif n == 1:
-            k = legal[0]
-        elif p == ATTACK:
-            k = _h_attack(st, z, kt, stops, seat, legal, n, gains, pool, nk)
-        elif p == DEFEND:
-            k = _h_defend(st, z, kt, seat, legal, n, nk)
-        else:
-            k = _h_discard(st, z, kt, seat, legal, n, nk)
+        k = _agent_move(st, z, kt, stops, rngs, kinds[seat], seat, legal, n, gains, pool, nk)
         _play(st, z, kt, seat, k)
         if has_state_rng:
             _settle(st, z, kt, rngs, nk)
@@ -887,6 +898,15 @@ class GladiusPlayouts(CompiledPlayouts):
         if rngs.shape[0] < POLICY_RNGS + (1 if st[S_SOLO] else 2) or kinds.shape[0] < (1 if st[S_SOLO] else 2):
             raise ValueError("a game of agents needs a kind and a generator for every seat")  # no bounds checked
         return _run_agents(st, zones, table, stops, rngs, has_state_rng, kinds)
+
+    def vector_steps(
+        self, options: Any, num_envs: int, seat: int, kinds: Sequence[str | None], player_actions: Sequence[Any]
+    ) -> CompiledSteps | None:
+        """The vector environment's stepping, compiled (:mod:`.vector`): every option, solo, the
+        random and heuristic agents."""
+        from .vector import vector_steps  # it builds on this module
+
+        return vector_steps(self, options, num_envs, seat, kinds, player_actions)
 
 
 PLAYOUTS = GladiusPlayouts()

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.compiled import CHANCE_RNG, POLICY_RNGS, ROLLOUT, CompiledSteps, njit
+from ...core.compiled import POLICY_RNGS, ROLLOUT, CompiledSteps, njit
 from ...core.game import State
 from ...core.rng import Rng
 from .actions import Play
@@ -97,7 +97,6 @@ _PIECES = (
  O_TARGETS, O_WINNERS, O_LAST, O_LAST_PREFERRED, O_LAST_CF_PLUS, O_LAST_CF_MINUS, O_LAST_COLLECTED, O_LAST_GAINED,
  O_LAST_ZERO_SIDE, O_LAST_NO_EIGHT) = range(len(_PIECES))
 
-_LEARNER = -1  # the learner's code in the kinds array
 
 
 # --------------------------------------------------------------------------- numba
@@ -276,15 +275,7 @@ class GorusMaximusSteps(CompiledSteps):
         st[:STATE_SIZE] = packed[0]
         st[STATE_SIZE:] = _traced(state)
         _unpack_lanes(st, self._lanes[i])
-        rngs = self._rngs[i]
-        rngs[:] = 0
-        rngs[ROLLOUT] = rng.state
-        own = state.rng
-        rngs[CHANCE_RNG] = 0 if own is None else own.state
-        self._has_rng[i] = own is not None
-        for s, agent_rng in enumerate(agent_rngs):
-            if agent_rng is not None:
-                rngs[POLICY_RNGS + s] = agent_rng.state
+        self._has_rng[i] = self.load_generators(self._rngs[i], state, rng, agent_rngs)
 
     def step(self, actions: Any, live: Any, obs: Any, mask: Any, rewards: Any, terminated: Any) -> None:
         _step(self._st, self._lanes, self._rngs, self._has_rng, self._cfg, self._cfgf, self._kinds, self._seat,
@@ -336,14 +327,10 @@ def vector_steps(playouts: GorusMaximusPlayouts, options: Any, num_envs: int, se
     if packed is None or state.n > SEATS:
         return None
     n = state.n
-    if len(kinds) != n or not 0 <= seat < n or kinds[seat] is not None:
+    agents = playouts.learner_agent_codes(kinds, seat, n)
+    if agents is None:
         return None
-    codes = np.full(n, _LEARNER, dtype=np.int64)
-    for s, kind in enumerate(kinds):
-        if s != seat:
-            if kind not in playouts.agent_kinds:
-                return None
-            codes[s] = playouts.agent_kinds.index(kind)
+    codes = np.array(agents, dtype=np.int64)
     encoder = observation_encoder(GAME, options)
     if type(encoder) is not GorusMaximusEncoder or tuple(_PHASE_CODE[p] for p in _PHASES) != tuple(range(6)):
         return None  # (_encode writes the packed phase code as the encoder's phase slot)
