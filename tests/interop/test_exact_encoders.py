@@ -40,7 +40,8 @@ CASES: dict[str, list] = {
 """Options per game (several seat counts where the vector's layout depends on it); others use defaults."""
 
 FALLBACK_OMITTED: dict[str, tuple[str, ...]] = {
-    "gorus-arena": ("events", "step_events", "event_count"),  # the text log, documented as not encoded
+    # the text log: its wording and order are not encoded, only what it places of the hidden cards
+    "gorus-arena": ("events", "step_events", "event_count"),
 }
 """Keys left out by encoders that do not (yet) declare ``omitted`` themselves."""
 

@@ -5,8 +5,9 @@ vector cannot show what the seat may not see. Its layout is fixed by the options
 count sizes the seat pieces and the card pieces hold only the cards that can be in the game
 (the basics of the seats that play, the market gladiators, and the armoury's action cards
 when ``armoury`` is on). The text log (``events``, ``step_events``, ``event_count``) is not
-encoded: it narrates moves whose effects are already in the other fields, and the game's
-own determinization (:mod:`.sampler`) reads nothing from it either.
+encoded as text: what it says beyond the other fields, where some hidden cards lie, is worked
+out by :func:`.knowledge.placed` and encoded as certain counts per seat and kind
+(``known_hand``, ``known_pile``). The order in which it narrated moves is left out.
 
 The table of pieces is in ``docs/games/gorus-arena.md`` ("Observation encoding").
 """
@@ -20,10 +21,11 @@ import numpy as np
 from ...core.encoding import Piece, RowEncoder
 from ...core.game import Observation
 from .actions import INCOME
-from .cards import ARMOURY_FIRST, BASICS_PER_SEAT, GLADIATOR_MASK, MARKET_FIRST, NUM_CARDS, POINTS, STRENGTH
+from .cards import ARMOURY_FIRST, BASICS_PER_SEAT, GLADIATOR_MASK, KINDS, MARKET_FIRST, NUM_CARDS, POINTS, STRENGTH
+from .knowledge import kind_keys, placed
 from .rules import COINS_PER_POINT, DRAW_COUNT, HAND_LIMIT, MARKET_DRAW, PLAN_SIZE, START_COINS
 
-__all__ = ["PHASES", "GorusArenaEncoder", "card_ids"]
+__all__ = ["PHASES", "GorusArenaEncoder", "card_ids", "kind_keys"]
 
 PHASES = ("plan", "exec", "draw", "over")
 """The phases, in the order of the ``phase`` piece."""
@@ -44,11 +46,14 @@ class GorusArenaEncoder(RowEncoder):
 
     Card sets are 0/1 rows over the game's cards; ordered card lists (a revealed plan, the
     seat's own plan, the execution queue) are one row per position. Counts are plain numbers
-    with sound upper bounds, so every value fits its ``Piece.high``.
+    with sound upper bounds, so every value fits its ``Piece.high``; ``known_hand`` and
+    ``known_pile`` count by card kind (slot order: :func:`kind_keys`), from :func:`.knowledge.placed`.
     """
 
     omitted = ("events", "step_events", "event_count")
-    """Observation keys not encoded: the text log and its counters (see the module docstring)."""
+    """Observation keys not encoded as such: the text log and its counters. What the log places
+    of the hidden cards is encoded (``known_hand``, ``known_pile``); its wording and the order
+    of its lines are not (see the module docstring)."""
 
     def __init__(self, options: Any) -> None:
         n, k = options.players, PLAN_SIZE
@@ -58,6 +63,11 @@ class GorusArenaEncoder(RowEncoder):
         coins = START_COINS + options.rounds * PLAN_SIZE * INCOME  # income is the only source of coins
         points = sum(POINTS[i] for i in ids if GLADIATOR_MASK >> i & 1) + coins // COINS_PER_POINT
         most = float(max(DRAW_COUNT, MARKET_DRAW))
+        keys = kind_keys(options)
+        self.kinds = len(keys)
+        # the most copies of one kind a seat can own (its basics, or every copy the shop sells)
+        copies = float(max(kind.basic or kind.copies for kind in KINDS if kind.key in keys))
+        self.free_plan, self.team = bool(options.free_plan), options.attack_targets == "team"
         self.pieces = (
             Piece("seat", (n,)),
             Piece("phase", (len(PHASES),)),
@@ -73,6 +83,8 @@ class GorusArenaEncoder(RowEncoder):
             Piece("scores", (n,), float(points)),
             Piece("reserve", (n, c)),
             Piece("discard", (n, c)),
+            Piece("known_hand", (n, len(keys)), copies),
+            Piece("known_pile", (n, len(keys)), copies),
             Piece("arena", (n, k, c)),
             Piece("acted", (c,)),
             Piece("market", (c,)),
@@ -118,6 +130,11 @@ class GorusArenaEncoder(RowEncoder):
         self._hand = rows("hand", 1)[0]
         self._plan = rows("plan", k)
         self._deck = rows("deck", 1)[0]
+        kind_slot = {key: i for i, key in enumerate(keys)}
+        # per seat, kind index (in KINDS) -> flat index of that seat's slot in known_hand; known_pile is one piece on
+        self._known = tuple(tuple(off["known_hand"] + s * len(keys) + kind_slot[kind.key] if kind.key in kind_slot
+                                  else beyond for kind in KINDS) for s in range(n))
+        self._pile = off["known_pile"] - off["known_hand"]
 
     def encode_into(self, obs: Observation, flat: np.ndarray) -> None:
         """Fill ``flat`` (zeroed, :attr:`size` entries) from ``obs``.
@@ -160,6 +177,14 @@ class GorusArenaEncoder(RowEncoder):
             rows = self._arena[s]
             for i, c in enumerate(o.arena[s]):
                 m[rows[i][c]] = 1
+        pile = self._pile
+        for s, placed_s in enumerate(placed(o, self.free_plan, self.team)):
+            row = self._known[s]
+            for k, (a, b) in placed_s.items():
+                if a:
+                    m[row[k]] = a
+                if b:
+                    m[row[k] + pile] = b
         row = self._acted
         for c in o.acted:
             m[row[c]] = 1
