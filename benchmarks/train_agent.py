@@ -12,6 +12,8 @@ evaluation, saves the curve as a PNG and the policy as ``policy.npz`` (numpy onl
     pip install torch==2.13.0   # the CPU build; a plain "torch" from PyPI pulls CUDA (GBs)
     pip install -e '.[train]'
     python benchmarks/train_agent.py --game gladius --steps 300000 --out train-gladius
+    python benchmarks/train_agent.py --game gorus-maximus --options '{"players": 4}' --steps 3000000 \
+        --envs 8 --eval-every 500000 --scale-inputs --out train-gm4
 
 What is measured: win share of the trained policy (greedy: the highest-scoring legal action)
 over ``--final-games`` tournament games against each opponent kind; a fair share is 1/seats.
@@ -67,13 +69,31 @@ class LudusSB3Env(VecEnv):
         self.seed_base = seed
         self._actions = np.zeros(self.num_envs, np.int64)
         self.compiled = all(p.compiled for p in self.parts)
+        self.scale: np.ndarray | None = None
+        """Per-slot input scale (``--scale-inputs``), applied to every row the learner sees and folded
+        into the exported policy's first layer, so the policy file reads the encoder's raw rows."""
+
+    def measure_scale(self, steps: int = 4000) -> None:
+        """1 / the largest value each slot took over ``steps`` random masked steps (at least 1),
+        in a separate environment: counts such as hand and stock sizes come down to about 1."""
+        probe = LudusVectorEnv(self.parts[0].game.name, 16, self.parts[0].options, seat=0, opponents="random")
+        rng = np.random.default_rng(self.seed_base)
+        obs, _ = probe.reset(seed=self.seed_base - 1)
+        top = np.abs(obs["observation"]).max(axis=0)
+        for _ in range(steps // 16):
+            obs, *_ = probe.step((rng.random(obs["action_mask"].shape) * obs["action_mask"]).argmax(axis=1))
+            np.maximum(top, np.abs(obs["observation"]).max(axis=0), out=top)
+        self.scale = (1.0 / np.maximum(top, 1.0)).astype(np.float32)
+
+    def _scaled(self, rows: np.ndarray) -> np.ndarray:
+        return rows if self.scale is None else rows * self.scale
 
     def reset(self) -> np.ndarray:
         obs = []
         for k, part in enumerate(self.parts):
             o, _ = part.reset(seed=self.seed_base + 100_003 * k)
             obs.append(o["observation"])
-        return np.concatenate(obs)
+        return self._scaled(np.concatenate(obs))
 
     def step_async(self, actions: np.ndarray) -> None:
         self._actions = np.asarray(actions, np.int64)
@@ -88,14 +108,15 @@ class LudusSB3Env(VecEnv):
             info: list[dict[str, Any]] = [{} for _ in range(m)]
             if done.any():
                 for i in np.flatnonzero(done):
-                    info[i]["terminal_observation"] = rows[i].copy()
+                    info[i]["terminal_observation"] = self._scaled(rows[i])
                 o, _ = part.reset(options={"reset_mask": done})  # same-step reset, generators go on
                 rows = o["observation"]
             obs_parts.append(rows)
             rewards.append(r)
             dones.append(done)
             infos.extend(info)
-        return (np.concatenate(obs_parts), np.concatenate(rewards).astype(np.float32), np.concatenate(dones), infos)
+        return (self._scaled(np.concatenate(obs_parts)), np.concatenate(rewards).astype(np.float32),
+                np.concatenate(dones), infos)
 
     def action_masks(self) -> np.ndarray:
         return np.concatenate([p._mask.astype(bool) for p in self.parts])
@@ -128,12 +149,15 @@ def export(model: Any, env: LudusSB3Env, path: Path, info: dict[str, Any]) -> Po
     linears = [m for m in policy_net if isinstance(m, torch.nn.Linear)] + [model.policy.action_net]
     layers = tuple((lin.weight.detach().cpu().numpy().T.astype(np.float64), lin.bias.detach().cpu().numpy()
                     .astype(np.float64)) for lin in linears)
+    if env.scale is not None:  # the network read scaled rows: fold the scale into its first layer
+        (w, b), *rest = layers
+        layers = ((w * env.scale.astype(np.float64)[:, None], b), *rest)
     part = env.parts[0]
     policy = Policy(part.game.name, _options_json(part), type(part.encoder).__name__, part.encoder.size,
                     tuple(action_key(a) for a in part.space.player), layers, "tanh", info)
     x = np.random.default_rng(0).random((8, part.encoder.size)).astype(np.float32)
     with torch.no_grad():
-        latent = model.policy.mlp_extractor.forward_actor(torch.as_tensor(x))
+        latent = model.policy.mlp_extractor.forward_actor(torch.as_tensor(env._scaled(x)))
         logits = model.policy.action_net(latent).numpy()
     save_policy(policy, path, (x, logits))
     return policy
@@ -224,6 +248,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=1, help="PyTorch threads")
     ap.add_argument("--out", type=Path, default=Path("train-out"))
+    ap.add_argument("--scale-inputs", action="store_true",
+                    help="divide each input slot by the largest value it took in random play (folded into the "
+                         "exported policy)")
     args = ap.parse_args()
     args.eval_opponents = [k.strip() for k in args.eval_opponents.split(",") if k.strip()]
     args.out.mkdir(parents=True, exist_ok=True)
@@ -231,6 +258,8 @@ def main() -> None:
     torch.manual_seed(args.seed)
 
     env = LudusSB3Env(args.game, args.options, [k.strip() for k in args.opponents.split(",")], args.envs, args.seed)
+    if args.scale_inputs:
+        env.measure_scale()
     hidden = [int(h) for h in args.hidden.split(",")]
     model = MaskablePPO("MlpPolicy", env, n_steps=128, batch_size=512, n_epochs=4, learning_rate=3e-4,
                         gamma=0.997, gae_lambda=0.95, ent_coef=0.01, seed=args.seed, verbose=0,
@@ -242,7 +271,7 @@ def main() -> None:
     curve.measure()  # the last point of the curve
     info = {"library": f"sb3-contrib MaskablePPO (torch {torch.__version__})", "steps": model.num_timesteps,
             "opponents": args.opponents, "seed": args.seed, "hidden": hidden, "train_seconds": round(train_seconds),
-            "compiled_env": env.compiled}
+            "compiled_env": env.compiled, "scale_inputs": env.scale is not None}
     final = args.out / "policy.npz"
     export(model, env, final, info)
     results = [evaluate(args.game, args.options, final, k, args.final_games, args.seed + 1000 + i)
@@ -252,7 +281,8 @@ def main() -> None:
     (args.out / "curve.json").write_text(json.dumps({"points": curve.points, "final": results, "info": info},
                                                     indent=1))
     plot(curve.points, args.eval_opponents, args.out / "curve.png",
-         f"{get_game(args.game).title}: Maskable PPO, learner against bots")
+         f"{get_game(args.game).title}{f' {json.dumps(args.options)}' if args.options else ''}: "
+         "Maskable PPO, learner against bots")
     load = os.getloadavg()[0]
     print(f"trained {model.num_timesteps} steps in {train_seconds:.0f} s "
           f"({model.num_timesteps / train_seconds:.0f} steps/s, compiled env: {env.compiled}, load {load:.1f})")
