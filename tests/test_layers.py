@@ -1,4 +1,4 @@
-"""The layer rule (README, Layout): core <- games <- agents <- sim <- interop <- server <- web <- cli.
+"""The layer rule (README, Layout): i18n <- core <- games <- agents <- sim <- interop <- server <- web <- cli.
 
 Checked with import-linter; the contract is in pyproject.toml ([tool.importlinter]). Every import
 statement counts, including those inside functions and under TYPE_CHECKING.
@@ -27,7 +27,7 @@ def test_lower_layers_never_import_higher_ones():
     assert "1 kept, 0 broken" in report
 
 
-LAYERS = ("core", "games", "agents", "sim", "interop", "server", "web", "cli")  # lowest first
+LAYERS = ("i18n", "core", "games", "agents", "sim", "interop", "server", "web", "cli")  # lowest first
 
 
 def test_module_names_in_strings_respect_the_layers():

@@ -14,6 +14,16 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..core.errors import LudusError
+from ..i18n import (
+    LANGUAGES,
+    _,
+    format_number,
+    ngettext,
+    normalize_language,
+    pick_language,
+    reset_language,
+    set_language,
+)
 
 __all__ = [
     "COMMAND_EXTRAS", "EXTRA_COMMAND_MODULES", "EXTRA_MODULES", "MODULE_EXTRAS", "build_parser", "cmd_games",
@@ -100,21 +110,26 @@ def _replay_steps(record: Any, viewer: int | None) -> Iterator[tuple[int, Any, A
         yield (*previous, state)  # iter_replay applied the last action to this same state
 
 
-STEP_KEYS = "[dim]Enter: next move · q: stop[/] "
+def step_keys() -> str:
+    return _("[dim]Enter: next move · q: stop[/]") + " "
+
+
+STEP_KEYS = step_keys()
+"""The prompt at each pause of ``replay --step`` (in English; :func:`step_keys` in the language in use)."""
 
 
 def _ask_step(console: Console) -> bool:
     """Wait at a step of ``replay --step``: True to go on, False to stop (q, or the end of input)."""
     while True:
         try:
-            answer = console.input(STEP_KEYS).strip().lower()
+            answer = console.input(step_keys()).strip().lower()
         except EOFError:
             return False
         if answer == "":
             return True
         if answer in ("q", "quit"):
             return False
-        console.print("Press Enter for the next move, or q to stop.")
+        console.print(_("Press Enter for the next move, or q to stop."))
 
 
 def cmd_replay(args: argparse.Namespace, console: Console) -> int:
@@ -122,7 +137,7 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     from ..core.game import CHANCE, HIDDEN
     from ..games import get_game
     from .adapters import get_adapter
-    from .play import opening_lines
+    from .play import display_name, opening_lines
 
     record = records.load(args.file)
     state = records.initial_state(record, get_game)  # checks the game, options, players and result
@@ -130,48 +145,56 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     game = state.game
     n = state.num_seats()
     if args.seat is not None and not 1 <= args.seat <= n:
-        raise LudusError(f"--seat must be a seat of this game, 1 to {n}; not {args.seat}")
-    plain_names = record.players or game.seat_names(state.options)
+        raise LudusError(_("--seat must be a seat of this game, {first} to {n}; not {seat}", first=1, n=n,
+                           seat=args.seat))
+    plain_names = [display_name(name) for name in record.players or game.seat_names(state.options)]
     # names and card keys come from the file: brackets in them must not be read as rich markup
     names = [escape(name) for name in plain_names]
     viewer = None if args.seat is None else args.seat - 1
     total = len(record.actions)
-    console.print(f"[bold]{game.title}[/] record: {total} actions")
+    # TRANSLATORS: English says "actions" for every count (as Ludus always has); use your plural forms
+    console.print(ngettext("[bold]{title}[/] record: {count} actions", "[bold]{title}[/] record: {count} actions",
+                           total, title=_(game.title), count=total))
     for line in opening_lines(adapter, state, viewer, names):
         console.print("      " + line)  # a seeded record's opening deal, settled before its first action
     final = state
     try:
         for step, (actor, action, before, final) in enumerate(_replay_steps(record, viewer), start=1):
-            who = "Chance" if actor == CHANCE else plain_names[actor]
+            who = _("Chance") if actor == CHANCE else plain_names[actor]
             hidden = viewer is not None and actor != viewer and not action.visible_to(viewer, actor)
+            number = format_number(step)
             if not hidden and (actor != CHANCE or adapter.show_chance(action)):
-                console.print(f"{step:>4}. " + escape(adapter.describe_action(who, action)))
+                console.print(f"{number:>4}. " + escape(adapter.describe_action(who, action)))
             elif hidden and actor != CHANCE:  # as ludus play logs another seat's secret choice
-                console.print(f"{step:>4}. " + adapter.describe_secret(names[actor]))
+                console.print(f"{number:>4}. " + adapter.describe_secret(names[actor]))
             # what the move set off, told from the reader's observations before and after it
             shown = HIDDEN if hidden else action
             for line in adapter.narrate(before, final.observation(viewer), [(actor, shown)], names):
                 console.print("      " + line)
             if args.step and actor != CHANCE:
                 view_seat = viewer if viewer is not None else actor
-                console.rule(f"[dim]after move {step} of {total}: as {names[view_seat]} sees the table[/]")
+                console.rule(_("[dim]after move {step} of {total}: as {name} sees the table[/]", step=step,
+                               total=total, name=names[view_seat]))
                 adapter.render(console, final.view(view_seat), names, you=False)
                 if not _ask_step(console):
-                    console.print(f"Stopped after move {step} of {total}.")
+                    console.print(_("Stopped after move {step} of {total}.", step=step, total=total))
                     return 0
     except KeyboardInterrupt:
-        console.print("\nReplay interrupted.")
+        console.print("\n" + _("Replay interrupted."))
         return 130
     records.verify_result(record, final)
     if final.is_terminal():
         adapter.render_final(console, final.observation(viewer), final.scores(), final.winners(), names)
     else:
-        console.print("The record ends before the game does.")
+        console.print(_("The record ends before the game does."))
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ludus", description="Card games of the Roman arena.")
+    parser.add_argument("--lang", metavar="LANG",
+                        help=f"the language to speak: {', '.join(LANGUAGES)} (default: from LC_ALL, LC_MESSAGES or "
+                             "LANG, else en); may be given anywhere on the line")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     g = sub.add_parser("games", help="list the games and their options")
     g.add_argument("name", nargs="?", help="show one game only")
@@ -221,12 +244,49 @@ def missing_extra_message(command: str) -> str | None:
     missing = [name for name in EXTRA_MODULES[extra] if importlib.util.find_spec(name) is None]
     if not missing:
         return None
-    return (f"ludus {command} needs the '{extra}' extra ({', '.join(missing)} not installed): "
-            f"pip install 'ludus[{extra}]'")
+    return _("ludus {command} needs the '{extra}' extra ({modules} not installed): pip install 'ludus[{extra}]'",
+             command=command, extra=extra, modules=", ".join(missing))
+
+
+def take_language(argv: list[str]) -> tuple[str | None, list[str]]:
+    """``--lang X`` (or ``--lang=X``) taken out of the command line, wherever it is (before a
+    sub-command or after it: every command speaks the language), and the rest of the line."""
+    rest: list[str] = []
+    lang: str | None = None
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--":
+            rest += argv[i:]
+            break
+        if arg == "--lang" and i + 1 < len(argv):
+            lang, i = argv[i + 1], i + 2
+            continue
+        if arg.startswith("--lang="):
+            lang, i = arg.partition("=")[2], i + 1
+            continue
+        rest.append(arg)
+        i += 1
+    return lang, rest
 
 
 def main(argv: list[str] | None = None) -> int:
+    import os
+
     console = Console()
+    lang, argv = take_language(sys.argv[1:] if argv is None else list(argv))
+    if lang is not None and normalize_language(lang) is None:
+        console.print(f"[bold red]Error:[/] unknown language {escape(repr(lang))}: Ludus speaks "
+                      f"{', '.join(LANGUAGES)}")
+        return 2
+    token = set_language(pick_language(lang, os.environ))
+    try:
+        return _run(console, argv)
+    finally:
+        reset_language(token)  # a caller in the same process (a test) gets its language back
+
+
+def _run(console: Console, argv: list[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -240,18 +300,18 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_replay(args, console)
         message = missing_extra_message(args.command)
         if message is not None:
-            console.print(f"[bold red]Error:[/] {escape(message)}")
+            console.print(_("[bold red]Error:[/] {message}", message=escape(message)))
             return 2
         return args.run(args, console)
     except LudusError as exc:
-        console.print(f"[bold red]Error:[/] {escape(str(exc))}")
+        console.print(_("[bold red]Error:[/] {message}", message=escape(str(exc))))
         return 2
     except ModuleNotFoundError as exc:
         extra = MODULE_EXTRAS.get((exc.name or "").partition(".")[0])
         if extra is None:
             raise
-        message = f"{exc.name} is not installed: pip install 'ludus[{extra}]'"
-        console.print(f"[bold red]Error:[/] {escape(message)}")
+        message = _("{module} is not installed: pip install 'ludus[{extra}]'", module=exc.name, extra=extra)
+        console.print(_("[bold red]Error:[/] {message}", message=escape(message)))
         return 2
 
 

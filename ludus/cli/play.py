@@ -8,6 +8,7 @@ a simultaneous secret choice is taken behind a "pass the keyboard" screen.
 from __future__ import annotations
 
 import argparse
+import re
 import secrets
 from typing import Any
 
@@ -21,8 +22,10 @@ from ..core.errors import IllegalAction, LudusError
 from ..core.game import CHANCE, Action, Game, SeatView, State
 from ..core.records import record_of
 from ..core.terminal import TerminalAdapter
+from ..i18n import DEFAULT_LANGUAGE, N_, _, format_number, get_language
 
-__all__ = ["QuitGame", "TerminalGame", "build_options", "make_bots", "parse_option_pairs", "parse_seats", "run_play"]
+__all__ = ["QuitGame", "TerminalGame", "build_options", "display_name", "make_bots", "parse_option_pairs",
+           "parse_seats", "run_play"]
 
 
 class QuitGame(Exception):
@@ -33,7 +36,7 @@ def parse_option_pairs(pairs: list[str] | None) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for pair in pairs or []:
         if "=" not in pair:
-            raise LudusError(f"--option expects NAME=VALUE, got {pair!r}")
+            raise LudusError(_("--option expects NAME=VALUE, got {value}", value=repr(pair)))
         key, value = pair.split("=", 1)
         out[key.strip()] = value.strip()
     return out
@@ -44,7 +47,7 @@ def build_options(game: Game, adapter: TerminalAdapter, args: argparse.Namespace
     option_names = {o.name for o in game.describe_options()}
     if getattr(args, "players", None) is not None:
         if "players" not in option_names:
-            raise LudusError(f"{game.title} has no player-count option")
+            raise LudusError(_("{title} has no player-count option", title=_(game.title)))
         values["players"] = args.players
     values.update(adapter.options_from_args(args))
     return game.parse_options(values)
@@ -59,7 +62,8 @@ def parse_seats(text: str | None, n: int) -> list[int] | None:
     seats = []
     for part in text.split(","):
         if not part.strip().isdigit() or not 1 <= int(part) <= n:
-            raise LudusError(f"--seat must be seat numbers from 1 to {n}, or 'none'; got {part!r}")
+            raise LudusError(_("--seat must be seat numbers from {first} to {n}, or 'none'; got {value}", first=1, n=n,
+                               value=repr(part)))
         seats.append(int(part) - 1)
     return sorted(set(seats))
 
@@ -76,15 +80,42 @@ def make_bots(game: Game, state: State, humans: list[int], spec: str | None, see
     return bots
 
 
-def match_choice(answer: str, choices: list[tuple[Action, bool]]) -> Action | None:
-    """The move a player typed: its number in the list (from 1) or its label, in any case; else None."""
+def match_choice(answer: str, choices: list[tuple[Action, bool]],
+                 adapter: TerminalAdapter | None = None) -> Action | None:
+    """The move a player typed: its number in the list (from 1, in any digits: ``int`` reads
+    Persian ones too) or its label, in any case (the English label, or the adapter's in the
+    language in use); else None."""
     if answer.isdigit() and 1 <= int(answer) <= len(choices):
         return choices[int(answer) - 1][0]
     lowered = answer.lower()
     for action, _legal in choices:
-        if action.label.lower() == lowered:
+        if action.label.lower() == lowered or (adapter is not None and adapter.label(action).lower() == lowered):
             return action
     return None
+
+
+BOT_KINDS = {"random": N_("random"), "heuristic": N_("heuristic"), "trained": N_("trained"),
+             "ismcts": N_("search"), "ismcts-easy": N_("search, easy"), "ismcts-medium": N_("search, medium"),
+             "ismcts-hard": N_("search, hard")}
+"""How a bot's kind (as typed with --bots, English in records) reads in the log, translated."""
+_SEAT = re.compile(r"Seat (\d+)")
+_BOT = re.compile(r"(.+) \((\S+) bot\)")
+
+
+def display_name(name: str) -> str:
+    """A seat's name as the language in use writes it: the engine's own names ("Seat 2", "You")
+    and the terminal's bot mark ("Seat 2 (heuristic bot)") translated, any other name (a
+    tutorial's Marcus, a server's player) as it is. Records keep the English names."""
+    bot = _BOT.fullmatch(name)
+    if bot:
+        kind = _(BOT_KINDS[bot[2]]) if get_language() != DEFAULT_LANGUAGE and bot[2] in BOT_KINDS else bot[2]
+        return _("{name} ({kind} bot)", name=display_name(bot[1]), kind=kind)
+    seat = _SEAT.fullmatch(name)
+    if seat:
+        return _("Seat {number}", number=int(seat[1]))
+    if name == "You":
+        return _("You")
+    return name
 
 
 def opening_lines(adapter: TerminalAdapter, state: State, viewer: int | None, names: list[str]) -> list[str]:
@@ -102,7 +133,7 @@ def opening_lines(adapter: TerminalAdapter, state: State, viewer: int | None, na
     before = state.game.new_initial_state(state.options, seed=None).observation(viewer)
     # narrated first (printed after): an adapter may learn the seat names there, to name who is dealt what
     told = adapter.narrate(before, state.observation(viewer), entries, names)
-    lines = [adapter.describe_action("Chance", action) for _actor, action in entries
+    lines = [adapter.describe_action(_("Chance"), action) for _actor, action in entries
              if not isinstance(action, str) and adapter.show_chance(action)]  # a string is HIDDEN
     return lines + told
 
@@ -120,9 +151,10 @@ class TerminalGame:
         self.bots = bots
         self.console = console
         self.state = game.new_initial_state(options, seed=seed)
-        self.names = game.seat_names(options)
+        self.record_names = game.seat_names(options)  # English, as records keep them
         for seat, bot in bots.items():
-            self.names[seat] = f"{self.names[seat]} ({bot.name} bot)"
+            self.record_names[seat] = f"{self.record_names[seat]} ({bot.name} bot)"
+        self.names = [display_name(name) for name in self.record_names]  # as the reader reads them
         self.logged = len(self.state.history)
         self.seen = self.state.observation(self._log_viewer())  # the log reader's view at the last flush
         self.pause = pause
@@ -154,14 +186,14 @@ class TerminalGame:
         self.logged = len(history)
 
     def _actor_name(self, actor: int) -> str:
-        return "Chance" if actor == CHANCE else self.names[actor]
+        return _("Chance") if actor == CHANCE else self.names[actor]
 
     def human_turn(self, seat: int) -> None:
         state = self.state
         hot_seat = len(self.humans) > 1
         if hot_seat:
-            self.console.rule(f"{self.names[seat]}: your turn (others look away)")
-            Prompt.ask("Press Enter when ready", default="", show_default=False, console=self.console)
+            self.console.rule(_("{name}: your turn (others look away)", name=self.names[seat]))
+            Prompt.ask(_("Press Enter when ready"), default="", show_default=False, console=self.console)
         redraw = True
         while True:
             view = state.view(seat)
@@ -170,13 +202,14 @@ class TerminalGame:
                 self.adapter.render(self.console, view, self.names)
                 for i, (action, legal) in enumerate(choices, 1):
                     style = "bold" if legal else "dim"
-                    mark = "" if legal else "  (not allowed now)"
-                    self.console.print(f"  [{style}]{i:>2}. {action.label}{mark}[/]")
+                    mark = "" if legal else "  " + _("(not allowed now)")
+                    self.console.print(f"  [{style}]{format_number(i):>2}. {self.adapter.label(action)}{mark}[/]")
             # after an answer that changes nothing (a hint, a typo, a refused move) the table and the
             # move list stay where they are, just above: one line says why, and the prompt comes again
             redraw = False
             answer = Prompt.ask(
-                f"{self.names[seat]}, choose 1-{len(choices)} (h for a hint, q to quit)", console=self.console
+                _("{name}, choose {first}-{last} (h for a hint, q to quit)", name=self.names[seat], first=1,
+                  last=len(choices)), console=self.console
             ).strip()
             if answer.lower() in ("q", "quit", "exit"):
                 raise QuitGame
@@ -186,14 +219,16 @@ class TerminalGame:
             if self.adapter.handle_command(self.console, answer, view, self.names):
                 redraw = True  # a command prints more than a line (e.g. the previous bout): show the table again
                 continue
-            chosen = match_choice(answer, choices)
+            chosen = match_choice(answer, choices, self.adapter)
             if chosen is None:
-                self.console.print(f"[red]Type a number from 1 to {len(choices)} or a move's name.[/]")
+                self.console.print(_("[red]Type a number from {first} to {last} or a move's name.[/]", first=1,
+                                     last=len(choices)))
                 continue
             try:
                 state.apply(chosen, seat)
             except IllegalAction as exc:
-                self.console.print(f"[bold red]Not allowed:[/] {escape(str(exc))}")
+                self.console.print(_("[bold red]Not allowed:[/] {reason}",
+                                     reason=escape(self.adapter.describe_refusal(exc))))
                 continue
             if hot_seat and seat in state.current_seats():
                 redraw = True
@@ -206,33 +241,35 @@ class TerminalGame:
         """What the hard bot would play from this seat's view (only the view), in the move list's numbers."""
         from ..agents.hints import WIN, suggest
 
-        self.console.print("[dim]The bot is thinking…[/]")
+        self.console.print(_("[dim]The bot is thinking…[/]"))
         try:
             hint = suggest(view, seconds=self.hint_seconds)
         except LudusError as exc:
-            self.console.print(f"[red]No hint:[/] {escape(str(exc))}")
+            self.console.print(_("[red]No hint:[/] {reason}", reason=escape(str(exc))))
             return
         numbers = {action: i for i, (action, _legal) in enumerate(choices, 1)}
 
         def named(move: Any) -> str:
             n = numbers.get(move.action)
-            return escape(f"{n}. {move.label}" if n is not None else move.label)
+            label = self.adapter.label(move.action)
+            return escape(f"{format_number(n)}. {label}" if n is not None else label)
 
         def worth(move: Any) -> str:
             if move.chance is None:
                 return ""
-            return f"{100 * move.chance:.0f}% ± {100 * move.error:.0f}%"
+            return _("{chance}% ± {error}%", chance=round(100 * move.chance), error=round(100 * move.error))
 
         if hint.forced:
-            self.console.print(f"[bold]Hint:[/] your only move is {named(hint.best)}.")
+            self.console.print(_("[bold]Hint:[/] your only move is {move}.", move=named(hint.best)))
             return
-        what = "estimated win chance" if hint.measure == WIN else "estimated share of the win (wins and score)"
-        self.console.print(f"[bold]Hint:[/] the bot would play [bold]{named(hint.best)}[/] — {what} {worth(hint.best)}")
+        what = _("estimated win chance") if hint.measure == WIN else _("estimated share of the win (wins and score)")
+        self.console.print(_("[bold]Hint:[/] the bot would play [bold]{move}[/] — {what} {worth}",
+                             move=named(hint.best), what=what, worth=worth(hint.best)))
         others = [f"{named(m)} ({worth(m)})" for m in hint.moves[1:]]
         if others:
-            self.console.print("  Next best: " + "; ".join(others))
-        self.console.print(f"  [dim]{hint.samples} simulated games in {hint.seconds:.1f} s, "
-                           "from what you can see only[/]")
+            self.console.print("  " + _("Next best: ") + _("; ").join(others))
+        self.console.print("  " + _("[dim]{samples} simulated games in {seconds} s, from what you can see only[/]",
+                                    samples=hint.samples, seconds=float(f"{hint.seconds:.1f}")))
 
     def play(self) -> State:
         state = self.state
@@ -256,7 +293,7 @@ class TerminalGame:
         return state
 
     def record(self):
-        return record_of(self.state, self.seed, players=self.names)
+        return record_of(self.state, self.seed, players=self.record_names)
 
 
 def run_play(args: argparse.Namespace, console: Console) -> int:
@@ -276,9 +313,9 @@ def run_play(args: argparse.Namespace, console: Console) -> int:
     if any(isinstance(bot, ISMCTSAgent) for bot in bots.values()):
         from ..core.compiled import warm_up
 
-        with console.status("Readying the search bots (compiled the first time Ludus runs them, then cached)…"):
+        with console.status(_("Readying the search bots (compiled the first time Ludus runs them, then cached)…")):
             warm_up(game)
-    console.print(f"[bold]{game.title}[/] — seed {seed}")
+    console.print(_("[bold]{title}[/] — seed {seed}", title=_(game.title), seed=seed))
     tg = TerminalGame(game, adapter, options, seed, humans, bots, console)
     try:
         tg.play()
@@ -286,17 +323,17 @@ def run_play(args: argparse.Namespace, console: Console) -> int:
         # typing q is a choice, not a failure: exit status 0, the unfinished game saved when asked
         if args.save:
             tg.record().save(args.save)
-            console.print(f"You left the game. The unfinished game is saved to {escape(args.save)}.")
+            console.print(_("You left the game. The unfinished game is saved to {file}.", file=escape(args.save)))
         else:
-            console.print("You left the game (not saved: --save FILE keeps a record).")
+            console.print(_("You left the game (not saved: --save FILE keeps a record)."))
         return 0
     except (EOFError, KeyboardInterrupt):
-        console.print("\nGame abandoned.")
+        console.print("\n" + _("Game abandoned."))
         if args.save:
             tg.record().save(args.save)
-            console.print(f"Unfinished game saved to {escape(args.save)}")
+            console.print(_("Unfinished game saved to {file}", file=escape(args.save)))
         return 1
     if args.save:
         tg.record().save(args.save)
-        console.print(f"Record saved to {args.save}")
+        console.print(_("Record saved to {file}", file=args.save))
     return 0

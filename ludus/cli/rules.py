@@ -19,12 +19,17 @@ def add_command(sub: argparse._SubParsersAction) -> None:
 def cmd_rules(args: argparse.Namespace, console: Console) -> int:
     from rich.markdown import Markdown
 
-    from ..games import get_game, how_to_play
+    from ..games import get_game, how_to_play, translated_how_to_play
+    from ..i18n import get_language
     from .values import data_values_markdown
 
     text = how_to_play(args.game)  # an unknown game or a game without a text: a LudusError, said plainly
-    # then the values the rulebook leaves out, and where ours come from (default options)
-    text = text.rstrip("\n") + "\n\n" + data_values_markdown(get_game(args.game))
+    translated = translated_how_to_play(args.game, get_language())
+    if translated is not None:
+        text = translated  # it ends with its own list of the values the rulebook does not print
+    else:
+        # then the values the rulebook leaves out, and where ours come from (default options)
+        text = text.rstrip("\n") + "\n\n" + data_values_markdown(get_game(args.game))
     if args.plain or not console.is_terminal:
         console.file.write(text if text.endswith("\n") else text + "\n")
     else:

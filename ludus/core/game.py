@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from .errors import DataError, IllegalAction, InvalidOptions, RecordError
+from .errors import DataError, IllegalAction, InvalidOptions, RecordError, Refusal
 from .options import describe_options, options_to_json, parse_options, with_legacy_values
 from .provenance import DataValue
 from .rng import Rng
@@ -159,7 +159,7 @@ class State(ABC, Generic[OptionsT]):
         """A player-readable reason why ``seat`` may not play ``action`` now, or None if legal."""
         if action in self.legal_actions(seat):
             return None
-        return f"{action} is not a legal move now"
+        return Refusal(f"{action} is not a legal move now", "not-legal", {"action": str(action)})
 
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Play ``action`` for ``seat``; raise :class:`IllegalAction` and change nothing if illegal."""
@@ -167,16 +167,17 @@ class State(ABC, Generic[OptionsT]):
         if seat is None:
             if len(seats) != 1:
                 if not seats:
-                    raise IllegalAction("the game is over")
-                raise IllegalAction("several seats decide now; say which seat is acting")
+                    raise IllegalAction("the game is over", code="game-over")
+                raise IllegalAction("several seats decide now; say which seat is acting", code="which-seat")
             seat = seats[0]
         elif seat not in seats:
             if not seats:
-                raise IllegalAction("the game is over")
-            raise IllegalAction(f"it is not seat {seat}'s turn")
+                raise IllegalAction("the game is over", code="game-over")
+            raise IllegalAction(f"it is not seat {seat}'s turn", code="not-your-turn", params={"seat": seat})
         if seat == CHANCE:
             if not any(a == action for a, _ in self.chance_outcomes()):
-                raise IllegalAction(f"{action} is not a possible chance outcome here")
+                raise IllegalAction(f"{action} is not a possible chance outcome here", code="not-a-chance-outcome",
+                                    params={"action": str(action)})
         else:
             reason = self.why_illegal(action, seat)
             if reason is not None:

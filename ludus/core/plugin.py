@@ -238,6 +238,15 @@ class GamePlugin:
         """The rules for players (Markdown), read from the package's own files; None if it has none."""
         return self._package_text(self.how_to_play)
 
+    def translated_how_to_play_text(self, lang: str) -> str | None:
+        """The rules for players in ``lang``: the file beside the English one with the language
+        before its suffix (``data/how-to-play.es.md``); None when the game has none in ``lang``."""
+        if self.how_to_play is None or lang == "en":
+            return None
+        stem, _dot, suffix = self.how_to_play.rpartition(".")
+        ref = importlib.resources.files(self.package).joinpath(*f"{stem}.{lang}.{suffix}".split("/"))
+        return ref.read_text(encoding="utf-8") if ref.is_file() else None
+
     def tutorial_text(self) -> str | None:
         """The guided first game's script (TOML), read from the package's own files; None if it has none."""
         return self._package_text(self.tutorial)

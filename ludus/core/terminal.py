@@ -15,9 +15,19 @@ from typing import Any
 
 from rich.console import Console
 
+from ..i18n import N_, _
+from .errors import IllegalAction
 from .game import Action, Game, SeatView
 
-__all__ = ["TerminalAdapter"]
+__all__ = ["GENERIC_REFUSALS", "TerminalAdapter"]
+
+GENERIC_REFUSALS = {
+    "game-over": N_("the game is over"),
+    "which-seat": N_("several seats decide now; say which seat is acting"),
+    "not-your-turn": N_("it is not seat {seat}'s turn"),
+    "not-legal": N_("{action} is not a legal move now"),
+}
+"""The English of the refusals the core ``State.apply`` gives (their codes), for every game."""
 
 
 class TerminalAdapter:
@@ -64,13 +74,24 @@ class TerminalAdapter:
         """Whether a visible chance outcome (a deal, a draw) is worth a line in the move log."""
         return True
 
+    def label(self, action: Action) -> str:
+        """A move's name in the move list, in the language in use (the player may type it)."""
+        return action.label
+
+    def describe_refusal(self, error: IllegalAction) -> str:
+        """Why a move was refused, in the language in use, from the error's code and params
+        (:class:`~ludus.core.errors.Refusal`); the English reason for a code this does not know."""
+        if error.code in GENERIC_REFUSALS:
+            return _(GENERIC_REFUSALS[error.code], **error.params)
+        return str(error)
+
     def describe_action(self, seat_name: str, action: Action) -> str:
         """One line for the move log."""
         return f"{seat_name}: {action.label}"
 
     def describe_secret(self, seat_name: str) -> str:
         """The log line for another seat's move the reader may not see (rich markup)."""
-        return f"[dim]{seat_name} chose in secret[/]"
+        return _("[dim]{name} chose in secret[/]", name=seat_name)
 
     def narrate(self, before: Any, after: Any, entries: Sequence[tuple[int, Action | str]],
                 seat_names: list[str]) -> list[str]:
@@ -88,8 +109,8 @@ class TerminalAdapter:
     def render_final(self, console: Console, observation: Any, scores: list[float],
                      winners: list[int], seat_names: list[str]) -> None:
         """The final position as everyone may now see it (e.g. a showdown), then the scores."""
-        console.rule("Game over")
+        console.rule(_("Game over"))
         console.print(observation.to_json())
         for i, name in enumerate(seat_names):
-            mark = "  [bold green]winner[/]" if i in winners else ""
+            mark = "  " + _("[bold green]winner[/]") if i in winners else ""
             console.print(f"{name}: {scores[i]:g}{mark}")

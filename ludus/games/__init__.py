@@ -21,7 +21,7 @@ from ..core.plugin import ENTRY_POINT_GROUP, GamePlugin, InteropSpec, PluginErro
 
 __all__ = [
     "UnknownGame", "game_names", "get_game", "get_plugin", "how_to_play", "observation_encoder", "plugins",
-    "reload_plugins", "tutorial",
+    "reload_plugins", "translated_how_to_play", "tutorial",
 ]
 
 if TYPE_CHECKING:
@@ -147,6 +147,13 @@ def _shipped_text(name: str, part: str, what: str) -> tuple[GamePlugin, str]:
 def how_to_play(name: str) -> str:
     """The game's rules for players (Markdown), as its package ships them."""
     return _shipped_text(name, "how_to_play", "rules text")[1]
+
+
+def translated_how_to_play(name: str, lang: str) -> str | None:
+    """The game's rules for players in ``lang`` (Markdown), when its package ships a translation
+    (``how-to-play.<lang>.md``, with its own section of the values the rulebook does not print);
+    None otherwise (English, or no translation yet)."""
+    return get_plugin(name).translated_how_to_play_text(lang)
 
 
 @cache

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ...core.errors import Refusal
 from ...core.game import CHANCE, Action, State
 from ...core.rng import Rng
 from .actions import DEAL, REVEAL, ChooseSchools, Deal, Play, Reveal
@@ -34,6 +35,7 @@ from .cards import (
     _bits,
     _deck,
     card,
+    card_code,
     card_label,
     load_cf_table,
     setup_for,
@@ -45,7 +47,13 @@ from .views import GorusObservation, RoundSummary, observation_of
 if TYPE_CHECKING:
     from .game import GorusMaximusGame
 
-__all__ = ["GorusMaximusState"]
+__all__ = ["MUST_FOLLOW", "NOT_A_MOVE", "NOT_HELD", "GorusMaximusState"]
+
+# The codes of the reasons a move is refused (a Refusal's code; its params in the comment): what a
+# client renders in its reader's language, so a refusal leaves the engine language-neutral.
+NOT_HELD = "gorus-maximus.not-held"  # card: the card's code (e.g. "GA10")
+MUST_FOLLOW = "gorus-maximus.must-follow"  # school: the initiating school's code; rank: the last card's rank
+NOT_A_MOVE = "gorus-maximus.not-a-move"  # action: the action as the engine writes it
 
 
 class GorusMaximusState(State[GorusMaximusOptions]):
@@ -303,13 +311,14 @@ class GorusMaximusState(State[GorusMaximusOptions]):
             if self.legal_mask(seat) >> c & 1:
                 return None
             if not self.hands[seat] >> c & 1:
-                return f"you do not hold {card_label(c)}"
-            school = SCHOOLS[self.initiating].short
+                return Refusal(f"you do not hold {card_label(c)}", NOT_HELD, {"card": card_code(c)})
+            school = SCHOOLS[self.initiating]
             last_rank = self.bout[-1][1] & 15
-            return (
-                f"you hold a {school} gladiator: follow {school}, or Challenge with a {last_rank}"
+            return Refusal(
+                f"you hold a {school.short} gladiator: follow {school.short}, or Challenge with a {last_rank}",
+                MUST_FOLLOW, {"school": school.code, "rank": last_rank},
             )
-        return f"{action} is not a move a player makes"
+        return Refusal(f"{action} is not a move a player makes", NOT_A_MOVE, {"action": str(action)})
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         phase = self.phase

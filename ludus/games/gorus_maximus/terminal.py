@@ -10,44 +10,72 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from ...core.errors import IllegalAction
 from ...core.game import CHANCE, Action, Game, SeatView
 from ...core.terminal import TerminalAdapter
+from ...i18n import N_, _, format_number, join_and, ngettext
 from .actions import Play, Reveal
-from .cards import CONTENDER, RANKS_PER_SCHOOL, SCHOOLS, CrowdFavourTable, _bits, _deck, card_label, setup_for
+from .cards import CONTENDER, RANKS_PER_SCHOOL, SCHOOL_BY_CODE, SCHOOLS, CrowdFavourTable, _bits, _deck, setup_for
+from .rules import MUST_FOLLOW, NOT_A_MOVE, NOT_HELD
 from .views import GorusObservation
 
-__all__ = ["ADAPTER", "STYLE", "GorusMaximusAdapter", "actor_name", "bout_text", "card_text", "cf_legend",
-           "school_text", "side_name"]
+__all__ = ["ADAPTER", "STYLE", "GorusMaximusAdapter", "actor_name", "bout_text", "card_label", "card_text",
+           "cf_legend", "school_name", "school_text", "side_name"]
 
 STYLE = {"blue": "bold blue", "brown": "bold rgb(160,100,50)", "green": "bold green",
          "pink": "bold magenta", "yellow": "bold yellow"}
+
+
+SCHOOL_WORDS = (N_("Blue Fists"), N_("Brown Swords"), N_("Green Arrows"), N_("Pink Axes"), N_("Yellow Shields"),
+                N_("Blue"), N_("Brown"), N_("Green"), N_("Pink"), N_("Yellow"))
+"""The schools' names and colour words as the card data writes them (cards.toml), for the catalogs:
+each is shown through ``_()`` (glossary.<lang>.toml has the rulebooks' words for them)."""
+TITLE = N_("Gorus Maximus")
+"""The game's title (``GorusMaximusGame.title``), shown through ``_()`` where a player reads it."""
+
+
+def school_name(school: int) -> str:
+    """A school's name in the language in use ("Blue Fists")."""
+    return _(SCHOOLS[school].name)
+
+
+def card_label(c: int) -> str:
+    """A card as players write it, in the language in use ("Green 10", "Verde 10"; Persian digits in Persian)."""
+    return f"{_(SCHOOLS[c >> 4].short)} {format_number(c & 15)}"
 
 
 def school_text(school: int) -> Text:
     if school < 0:
         return Text("—")
     s = SCHOOLS[school]
-    return Text(f"{s.icon} {s.name}", style=STYLE[s.colour])
+    return Text(f"{s.icon} {school_name(school)}", style=STYLE[s.colour])
 
 
 def card_text(c: int) -> Text:
     s = SCHOOLS[c >> 4]
-    return Text(f"{s.icon} {s.short} {c & 15}", style=STYLE[s.colour])
+    return Text(f"{s.icon} {card_label(c)}", style=STYLE[s.colour])
 
 
 def actor_name(actor: int, names: list[str]) -> str:
-    return "Contender" if actor == CONTENDER else names[actor]
+    return _("Contender") if actor == CONTENDER else names[actor]
 
 
 def side_name(obs: GorusObservation, side: int, names: list[str]) -> str:
     """A side as the reader knows it: the seat's name in individual play (the names the terminal
     uses everywhere, not "Seat 2"), "Team A (Ann, Cy)" in the team variant, the contenders in solo."""
     if obs.solo:
-        return names[0] if side == 0 else "Contenders"
+        return names[0] if side == 0 else _("Contenders")
     if len(obs.side_names) == obs.players:
         return names[side]
-    mates = ", ".join(names[s] for s, t in enumerate(obs.side_of_seat) if t == side)
-    return f"{obs.side_names[side]} ({mates})"
+    mates = _(", ").join(names[s] for s, t in enumerate(obs.side_of_seat) if t == side)
+    return f"{team_name(obs.side_names[side])} ({mates})"
+
+
+def team_name(name: str) -> str:
+    """A team as the observation names it ("Team A"), in the language in use."""
+    if name.startswith("Team "):
+        return _("Team {letter}", letter=name[len("Team "):])
+    return _(name)
 
 
 MARK = {"example": "†", "ours": "*"}
@@ -57,24 +85,24 @@ MARK = {"example": "†", "ours": "*"}
 def cf_legend(cf: CrowdFavourTable, ranks: Sequence[int]) -> list[Text]:
     """The CF of each rank in the deck, each value not printed in the rulebook marked, and one
     line saying what the marks mean (with a player's own table: that the values are theirs)."""
-    line = Text("Crowd Favour: ", style="dim")
+    line = Text(_("Crowd Favour: "), style="dim")
     for i, r in enumerate(ranks):
         if i:
             line.append(" · ", style="dim")
-        value = f"★{cf.preferred_zero} if preferred" if r == 0 else _signed(cf.by_rank[r])
-        line.append(f"{r}: {value}", style="dim")
+        value = _("★{value} if preferred", value=cf.preferred_zero) if r == 0 else _signed(cf.by_rank[r])
+        line.append(f"{format_number(r)}: {value}", style="dim")
         if not cf.own and cf.origins[r] in MARK:
             line.append(MARK[cf.origins[r]], style="bold yellow")
     if cf.own:
-        note = Text("  These values are this table's own Crowd Favour table (option cf-table).", style="dim")
+        note = Text("  " + _("These values are this table's own Crowd Favour table (option cf-table)."), style="dim")
     else:
-        note = Text("  * our value, not in the rulebook; † not printed, follows from a rulebook example "
-                    "(see ludus games gorus-maximus)", style="dim")
+        note = Text("  " + _("* our value, not in the rulebook; † not printed, follows from a rulebook example "
+                             "(see ludus games gorus-maximus)"), style="dim")
     return [line, note]
 
 
 def _signed(value: int) -> str:
-    return f"+{value}" if value > 0 else str(value)
+    return f"+{format_number(value)}" if value > 0 else format_number(value)
 
 
 def bout_text(bout: tuple[tuple[int, int], ...], names: list[str]) -> Text:
@@ -85,8 +113,8 @@ def bout_text(bout: tuple[tuple[int, int], ...], names: list[str]) -> Text:
         out.append(f"{actor_name(actor, names)}: ")
         out.append_text(card_text(c))
         if i and (bout[i - 1][1] & 15) == (c & 15):
-            out.append(" (Challenge!)", style="bold red")
-    return out or Text("(empty)", style="dim")
+            out.append(" " + _("(Challenge!)"), style="bold red")
+    return out or Text(_("(empty)"), style="dim")
 
 
 class GorusMaximusAdapter(TerminalAdapter):
@@ -104,7 +132,7 @@ class GorusMaximusAdapter(TerminalAdapter):
             if args.players not in (None, 1):
                 from ...core.errors import InvalidOptions
 
-                raise InvalidOptions("--solo is a one-player game; leave out --players")
+                raise InvalidOptions(_("--solo is a one-player game; leave out --players"))
             out["players"] = 1
         if args.teams:
             out["teams"] = args.teams
@@ -118,19 +146,37 @@ class GorusMaximusAdapter(TerminalAdapter):
         hand = obs.hand or 0
         return [(Play(c), c in legal) for c in range(len(SCHOOLS) * RANKS_PER_SCHOOL) if hand >> c & 1]
 
+    def label(self, action: Action) -> str:
+        return card_label(action.card) if isinstance(action, Play) else action.label
+
+    def describe_refusal(self, error: IllegalAction) -> str:
+        params = error.params
+        if error.code == NOT_HELD:
+            return _("you do not hold {card}", card=card_label(_card_of_code(params["card"])))
+        if error.code == MUST_FOLLOW:
+            school = SCHOOL_BY_CODE[params["school"]]
+            return _("you hold a {school} gladiator: follow {school}, or Challenge with a {rank}",
+                     school=_(school.short), rank=params["rank"])
+        if error.code == NOT_A_MOVE:
+            return _("{action} is not a move a player makes", action=params["action"])
+        return super().describe_refusal(error)
+
     def _support_line(self, obs: GorusObservation, names: list[str], you: bool = True) -> Text:
-        out = Text("Crowd Support: ")
+        out = Text(_("Crowd Support: "))
         mine = obs.side_of_seat[obs.seat] if obs.seat is not None else None
         teams = len(obs.side_names) != obs.players and not obs.solo
         for side in range(len(obs.side_names)):
             if side:
                 out.append("   ")
-            label = obs.side_names[side] if teams else side_name(obs, side, names)
-            out.append(f"{label} {obs.support[side]}/{obs.targets[side]}", style="bold" if side == mine else "")
+            label = team_name(obs.side_names[side]) if teams else side_name(obs, side, names)
+            out.append(f"{label} {format_number(obs.support[side])}/{format_number(obs.targets[side])}",
+                       style="bold" if side == mine else "")
         if mine is not None and obs.seat is not None and teams:
-            mates = ", ".join(names[s] for s, side in enumerate(obs.side_of_seat) if side == mine)
-            who = "you are" if you else f"{names[obs.seat]} is"
-            out.append(f"   ({who} {obs.side_names[mine]}: {mates})", style="dim")
+            mates = _(", ").join(names[s] for s, side in enumerate(obs.side_of_seat) if side == mine)
+            team = team_name(obs.side_names[mine])
+            who = (_("(you are {team}: {mates})", team=team, mates=mates) if you
+                   else _("({name} is {team}: {mates})", name=names[obs.seat], team=team, mates=mates))
+            out.append("   " + who, style="dim")
         return out
 
     def render(self, console: Console, view: SeatView, seat_names: list[str], *, you: bool = True) -> None:
@@ -140,7 +186,8 @@ class GorusMaximusAdapter(TerminalAdapter):
         hand = obs.hand or 0
         mover = seat_names[obs.seat] if obs.seat is not None else ""
         # in a replay the seat is named ("Bo's troupe"); a solo player the game itself calls "You" stays "Your"
-        owner = "Your troupe" if you or not mover or mover.startswith("You") else f"{mover}'s troupe"
+        owner = (_("Your troupe") if you or not mover or mover.startswith(("You", _("You")))
+                 else _("{name}'s troupe", name=mover))
         table = Table(title=owner, show_header=False, box=None)
         for school in range(len(SCHOOLS)):
             cards = [c for c in range(school * 16, school * 16 + 16) if hand >> c & 1]
@@ -149,57 +196,60 @@ class GorusMaximusAdapter(TerminalAdapter):
             row = Text()
             for c in cards:
                 style = "reverse" if c in legal else "dim"
-                row.append(f" {c & 15} ", style=style)
+                row.append(f" {format_number(c & 15)} ", style=style)
                 row.append(" ")
             table.add_row(school_text(school), row)
         console.print(table)
         for line in cf_legend(obs.cf_table, setup_for(obs.players).ranks):
             console.print(line)
         if you:  # a replay's board is not waiting for a move: no key to type
-            console.print(Text("Highlighted cards may be played now; type b to see the previous bout.", style="dim"))
+            console.print(Text(_("Highlighted cards may be played now; type b to see the previous bout."), style="dim"))
 
     def handle_command(self, console: Console, text: str, view: SeatView, seat_names: list[str]) -> bool:
         if text.lower() in ("b", "bout", "previous"):
             obs: GorusObservation = view.observation
             if not obs.previous_bout:
-                console.print("No bout has been fought yet this round.")
+                console.print(_("No bout has been fought yet this round."))
             else:
                 winner = actor_name(obs.previous_winner, seat_names) if obs.previous_winner is not None else "?"
-                console.print(Text("Previous bout: ").append_text(bout_text(obs.previous_bout, seat_names))
-                              .append(f"  → won by {winner}"))
+                console.print(Text(_("Previous bout: ")).append_text(bout_text(obs.previous_bout, seat_names))
+                              .append("  " + _("→ won by {name}", name=winner)))
             return True
         return False
 
     def _table(self, console: Console, obs: GorusObservation, seat_names: list[str], you: bool = True) -> None:
         if obs.last_round is not None and not obs.previous_bout and obs.last_round.round == obs.round - 1:
             self._round_summary(console, obs, seat_names)
-        console.rule(f"Round {obs.round}" + ("" if obs.solo else f" · dealer {seat_names[obs.dealer]}"))
+        console.rule(_("Round {number}", number=obs.round)
+                     + ("" if obs.solo else " · " + _("dealer {name}", name=seat_names[obs.dealer])))
         console.print(self._support_line(obs, seat_names, you))
-        line = Text("Preferred: ").append_text(school_text(obs.preferred))
-        line.append("    Initiating: ").append_text(school_text(obs.initiating))
+        line = Text(_("Preferred: ")).append_text(school_text(obs.preferred))
+        line.append("    " + _("Initiating: ")).append_text(school_text(obs.initiating))
         if obs.stock_size:
-            line.append(f"    {'Contender stack' if obs.solo else 'Draw pile'}: {obs.stock_size}")
+            pile = _("Contender stack") if obs.solo else _("Draw pile")
+            line.append(f"    {pile}: {format_number(obs.stock_size)}")
         console.print(line)
         if obs.previous_winner is not None:
             last = obs.previous_bout[-1][1] if obs.previous_bout else -1
-            console.print(Text(f"Previous bout won by {actor_name(obs.previous_winner, seat_names)}"
-                               f" (last card {card_label(last)}; type b to see it)", style="dim"))
-        console.print(Text("Bout: ").append_text(bout_text(obs.bout, seat_names)))
+            console.print(Text(_("Previous bout won by {name} (last card {card}; type b to see it)",
+                                 name=actor_name(obs.previous_winner, seat_names), card=card_label(last)),
+                               style="dim"))
+        console.print(Text(_("Bout: ")).append_text(bout_text(obs.bout, seat_names)))
 
     def _round_summary(self, console: Console, obs: GorusObservation, names: list[str]) -> None:
         lr = obs.last_round
         assert lr is not None
-        console.rule(f"End of round {lr.round}")
-        console.print(Text("Preferred school at the end: ").append_text(school_text(lr.preferred)))
+        console.rule(_("End of round {number}", number=lr.round))
+        console.print(Text(_("Preferred school at the end: ")).append_text(school_text(lr.preferred)))
         if lr.no_eight:
-            console.print(f"[bold red]{names[0]} collected no 8: the crowd smells a fix. "
-                          "The round goes to the contenders.[/]")
-        table = Table("side", "Crowd Favour", "gladiators", "support +")
+            console.print(_("[bold red]{name} collected no {rank}: the crowd smells a fix. "
+                            "The round goes to the contenders.[/]", name=names[0], rank=8))
+        table = Table(_("side"), _("Crowd Favour"), _("gladiators"), _("support +"))
         for side in range(len(obs.side_names)):
             name = side_name(obs, side, names)
-            zero = " (preferred 0)" if lr.preferred_zero_side == side else ""
-            table.add_row(name, f"{lr.crowd_favour[side]}{zero}", str(lr.collected_counts[side]),
-                          str(lr.support_gained[side]))
+            zero = " " + _("(preferred {rank})", rank=0) if lr.preferred_zero_side == side else ""
+            table.add_row(name, f"{format_number(lr.crowd_favour[side])}{zero}",
+                          format_number(lr.collected_counts[side]), format_number(lr.support_gained[side]))
         console.print(table)
 
     def render_spectator(self, console: Console, observation: Any, seat_names: list[str]) -> None:
@@ -212,9 +262,9 @@ class GorusMaximusAdapter(TerminalAdapter):
 
     def describe_action(self, seat_name: str, action: Action) -> str:
         if isinstance(action, Reveal):
-            return f"Contender plays {card_label(action.card)}"
+            return _("Contender plays {card}", card=card_label(action.card))
         if isinstance(action, Play):
-            return f"{seat_name} plays {action.label}"
+            return _("{name} plays {card}", name=seat_name, card=card_label(action.card))
         return f"{seat_name}: {action.label}"
 
     def narrate(self, before: Any, after: Any, entries: Sequence[tuple[int, Action | str]],
@@ -266,24 +316,27 @@ class GorusMaximusAdapter(TerminalAdapter):
             school, rank = c >> 4, c & 15
             if i >= first:
                 if actor == CONTENDER and c not in logged:
-                    lines.append(f"Contender plays {card_label(c)}")
+                    lines.append(_("Contender plays {card}", card=card_label(c)))
                 if i == 0 and preferred < 0:
-                    lines.append(f"[bold]{SCHOOLS[school].name}[/] are preferred (the round's first card)")
+                    lines.append(_("[bold]{school}[/] are preferred (the round's first card)",
+                                   school=school_name(school)))
                 elif i and bout[i - 1][1] & 15 == rank:
                     before = card_label(bout[i - 1][1])
                     if school != preferred:
-                        lines.append(f"[bold red]Challenge![/] {card_label(c)} matches the rank of {before}: "
-                                     f"[bold]{SCHOOLS[school].name}[/] are now preferred")
+                        lines.append(_("[bold red]Challenge![/] {card} matches the rank of {before}: "
+                                       "[bold]{school}[/] are now preferred",
+                                       card=card_label(c), before=before, school=school_name(school)))
                     else:
-                        lines.append(f"Challenge: {card_label(c)} matches the rank of {before}, but "
-                                     f"{SCHOOLS[school].name} are already preferred")
+                        lines.append(_("Challenge: {card} matches the rank of {before}, but "
+                                       "{school} are already preferred",
+                                       card=card_label(c), before=before, school=school_name(school)))
             if (i == 0 and preferred < 0) or (i and bout[i - 1][1] & 15 == rank and school != preferred):
                 preferred = school
         if complete and bout:
             winner, card = _holder(bout, preferred)
             cards = " · ".join(f"{actor_name(a, names)} {card_label(c)}" for a, c in bout)
-            lines.append(f"→ bout won by [bold]{actor_name(winner, names)}[/] with {card_label(card)}"
-                         f"  [dim]({cards})[/]")
+            lines.append(_("→ bout won by [bold]{name}[/] with {card}", name=actor_name(winner, names),
+                           card=card_label(card)) + f"  [dim]({cards})[/]")
         return preferred
 
     def _tell_round(self, obs: GorusObservation, names: list[str]) -> list[str]:
@@ -292,18 +345,25 @@ class GorusMaximusAdapter(TerminalAdapter):
         assert lr is not None
         sides = range(len(obs.side_names))
         favour = " · ".join(
-            f"{side_name(obs, s, names)} {lr.crowd_favour[s]}"
-            + (" (with the preferred 0)" if lr.preferred_zero_side == s else "")
-            + f", {lr.collected_counts[s]} gladiators" for s in sides)
+            f"{side_name(obs, s, names)} {format_number(lr.crowd_favour[s])}"
+            + (" " + _("(with the preferred {rank})", rank=0) if lr.preferred_zero_side == s else "")
+            + _(", ") + ngettext("{count} gladiator", "{count} gladiators", lr.collected_counts[s],
+                                 count=lr.collected_counts[s]) for s in sides)
         gained = [side_name(obs, s, names) for s in sides if lr.support_gained[s]]
-        out = [f"[bold]End of round {lr.round}[/]: {SCHOOLS[lr.preferred].name} preferred at the end",
-               f"Crowd Favour: {favour}"]
+        out = [_("[bold]End of round {number}[/]: {school} preferred at the end", number=lr.round,
+                 school=school_name(lr.preferred)),
+               _("Crowd Favour: ") + favour]
         if lr.no_eight:
-            out.append(f"{names[0]} collected no 8: the crowd smells a fix, the round goes to the contenders")
-        tie = " each (a tie for the most Crowd Favour)" if len(gained) > 1 else ""
-        out.append(f"+1 Crowd Support to [bold]{' and '.join(gained)}[/]{tie}")
-        out.append("Crowd Support: " + " · ".join(
-            f"{side_name(obs, s, names)} {obs.support[s]}/{obs.targets[s]}" for s in sides))
+            out.append(_("{name} collected no {rank}: the crowd smells a fix, the round goes to the contenders",
+                         name=names[0], rank=8))
+        if len(gained) > 1:
+            out.append(_("+{count} Crowd Support to [bold]{names}[/] each (a tie for the most Crowd Favour)",
+                         count=1, names=join_and(gained)))
+        else:
+            out.append(_("+{count} Crowd Support to [bold]{names}[/]", count=1, names=join_and(gained)))
+        out.append(_("Crowd Support: ") + " · ".join(
+            f"{side_name(obs, s, names)} {format_number(obs.support[s])}/{format_number(obs.targets[s])}"
+            for s in sides))
         return out
 
     def default_human_seats(self, args: argparse.Namespace, game: Game, options: Any) -> list[int]:
@@ -314,15 +374,19 @@ class GorusMaximusAdapter(TerminalAdapter):
         obs: GorusObservation = observation
         if obs.last_round is not None:
             self._round_summary(console, obs, seat_names)
-        console.rule("Game over")
+        console.rule(_("Game over"))
         console.print(self._support_line(obs, seat_names))
         if obs.solo:
-            champion = "You are" if seat_names[0] == "You" else f"{seat_names[0]} is"
-            console.print(f"[bold green]{champion} the Champion of Gorus Maximus![/]" if winners
-                          else "[bold red]The contenders win the crowd.[/]")
+            if not winners:
+                console.print(_("[bold red]The contenders win the crowd.[/]"))
+            elif seat_names[0] in ("You", _("You")):
+                console.print(_("[bold green]You are the Champion of Gorus Maximus![/]"))
+            else:
+                console.print(_("[bold green]{name} is the Champion of Gorus Maximus![/]", name=seat_names[0]))
         else:
-            names = ", ".join(seat_names[w] for w in winners)
-            console.print(f"[bold green]Champion(s) of Gorus Maximus: {names}[/]")
+            names = _(", ").join(seat_names[w] for w in winners)
+            console.print(ngettext("[bold green]Champion(s) of Gorus Maximus: {names}[/]",
+                                   "[bold green]Champion(s) of Gorus Maximus: {names}[/]", len(winners), names=names))
 
 
 def _holder(bout: list[tuple[int, int]], preferred: int) -> tuple[int, int]:
@@ -346,6 +410,11 @@ def _unseen_contender_cards(before: GorusObservation, bout: list[tuple[int, int]
         seen |= mask
     unseen = _bits(deck & ~seen)
     return [(CONTENDER, c) for c in unseen] if len(unseen) == count else []
+
+
+def _card_of_code(code: str) -> int:
+    """The card a record's code names (``GA10``)."""
+    return SCHOOL_BY_CODE[code[:2]].index * 16 + int(code[2:])
 
 
 ADAPTER = GorusMaximusAdapter()

@@ -1,0 +1,99 @@
+"""Game terms: each language's catalog says a game's terms with the words of its glossary
+(ludus/games/<game>/i18n/glossary.<lang>.toml), as the rulebook of that language does."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from ludus.i18n import catalogs
+
+GLOSSARIES = {"es": "glossary.es.toml", "fa": "glossary.fa.toml"}
+ES_TERMS = Path("/work/shared/rules/gorus-maximus.es-terms.md")  # the Spanish edition's term list, where present
+PLACEHOLDER = re.compile(r"\{\w*[^{}]*\}|\[/?[a-z][a-z ]*\]")  # {placeholders} and [rich markup]
+
+
+def glossary(lang: str) -> dict:
+    text = resources.files("ludus.games.gorus_maximus").joinpath("i18n", GLOSSARIES[lang]).read_text("utf-8")
+    data = tomllib.loads(text)
+    assert data["language"] == lang
+    return data
+
+
+def forms(term: dict, lang: str) -> list[str]:
+    return [term[lang], *term.get("also", [])]
+
+
+def english_term(term: str) -> re.Pattern[str]:
+    """The English term as a word (its plural included); placeholders and markup are taken out first."""
+    return re.compile(rf"(?<![\w{{]){re.escape(term)}", re.IGNORECASE)
+
+
+def misses(lang: str, messages: list[tuple[str, str]]) -> list[str]:
+    out = []
+    for term in glossary(lang)["term"]:
+        if not term.get("check", True):
+            continue
+        pattern = english_term(term["en"])
+        words = [w.lower() for w in forms(term, lang)]
+        for msgid, msgstr in messages:
+            if pattern.search(PLACEHOLDER.sub("", msgid)) and not any(w in msgstr.lower() for w in words):
+                out.append(f"{term['en']!r} should read {term[lang]!r} in {msgstr!r} (for {msgid!r})")
+    return out
+
+
+def catalog_messages(lang: str) -> list[tuple[str, str]]:
+    pairs = []
+    for m in catalogs.load(lang):
+        if not m.id:
+            continue
+        ids = m.id if isinstance(m.id, tuple) else (m.id,)
+        strings = m.string if isinstance(m.string, tuple) else (m.string,)
+        pairs += [(ids[-1], s) for s in strings]
+    return pairs
+
+
+@pytest.mark.parametrize("lang", sorted(GLOSSARIES))
+def test_catalog_uses_the_glossary_terms(lang):
+    assert misses(lang, catalog_messages(lang)) == []
+
+
+def test_the_check_catches_a_wrong_term():
+    """The check fails on a translation that says a term otherwise than the rulebook."""
+    wrong = [("Preferred: ", "Escuela Preferida: "), ("Previous bout: ", "Ronda anterior: ")]
+    found = misses("es", wrong)
+    assert any("Favorita" in line for line in found) and any("Combate" in line for line in found)
+
+
+@pytest.mark.parametrize("lang", sorted(GLOSSARIES))
+def test_glossary_entries_are_complete(lang):
+    data = glossary(lang)
+    sources = {"es": {"rulebook", "ours"}, "fa": {"source", "ours"}}[lang]
+    seen = set()
+    for term in data["term"]:
+        assert term["en"] and term[lang] and term["from"] in sources, term
+        assert term["en"].lower() not in seen, f"{term['en']} twice"
+        seen.add(term["en"].lower())
+
+
+def test_persian_glossary_marks_every_game_term_as_ours():
+    """Gorus Maximus has no Persian rulebook: only words shared with the Persian Gorus Arena
+    text come from a source, and each of those occurs in it."""
+    source_text = Path("/work/shared/rules/gorus-maximus-arena-tutorial.fa.txt")
+    for term in glossary("fa")["term"]:
+        if term["from"] == "source" and source_text.exists():
+            assert term["fa"] in source_text.read_text("utf-8"), term
+    ours = {t["en"] for t in glossary("fa")["term"] if t["from"] == "ours"}
+    assert {"school", "bout", "Challenge", "Crowd Favour", "Crowd Support", "preferred school"} <= ours
+
+
+@pytest.mark.skipif(not ES_TERMS.exists(), reason="the Spanish edition's term list is not on this machine")
+def test_spanish_rulebook_terms_are_the_editions():
+    listed = ES_TERMS.read_text("utf-8")
+    for term in glossary("es")["term"]:
+        if term["from"] == "rulebook":
+            assert term["es"].lower() in listed.lower(), term
