@@ -4,13 +4,21 @@ Starts ``ludus serve`` as a separate process on 127.0.0.1 with a fresh SQLite fi
 opens ``--tables`` tables, each with two scripted WebSocket players (who think for a
 moment before each move) and two server bots. It reports the round trip of each move
 (sent -> acknowledged, i.e. checked, written to the database and applied), the server's
-memory, and audits the database afterwards: every acknowledged move must be stored
-exactly once and every table's record must replay to the end.
+memory, its CPU time per accepted move (user + system seconds of the server process during
+the play phase, divided by the moves stored then: the players' and the bots'), and audits the
+database afterwards: every acknowledged move must be stored exactly once and every table's
+record must replay to the end.
 
     .venv/bin/python benchmarks/server_load.py                 # 100 tables
     .venv/bin/python benchmarks/server_load.py --tables 10 --json out.json
 
-Bounded: it stops after ``--max-seconds`` even if games are still running.
+``--baseline DIR`` runs the same load against the server of another checkout too (``DIR``
+holds its ``ludus`` package, e.g. ``git archive HEAD ludus | tar -x -C /tmp/base``),
+alternating the two ``--rounds`` times, and prints the ratio of CPU per move (this tree over
+the baseline): the machine's other load then weighs on both alike. ``--profile FILE`` runs
+this tree's server under cProfile and writes its statistics to FILE.
+
+Bounded: each run stops after ``--max-seconds`` even if games are still running.
 """
 
 from __future__ import annotations
@@ -21,6 +29,7 @@ import json
 import os
 import random
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -58,18 +67,58 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process, from /proc."""
+def cpu_times(pid: int) -> tuple[float, float]:
+    """User and system CPU time of a process (all its threads), from /proc."""
     with open(f"/proc/{pid}/stat", encoding="ascii") as f:
         fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
-def start_server(db: Path, bot_delay: float) -> tuple[subprocess.Popen, str, list[str]]:
-    proc = subprocess.Popen([sys.executable, "-m", "ludus.cli.main", "serve", "--host", "127.0.0.1", "--port", "0",
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process, from /proc."""
+    return sum(cpu_times(pid))
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# ``--profile``: the server under cProfile, every thread too (the writer's, the bots'), not only the event loop's
+PROFILED = """
+import cProfile, pstats, sys, threading, time
+out = sys.argv.pop(1)
+done = []
+run = threading.Thread.run
+def profiled(self):
+    prof = cProfile.Profile()
+    prof.enable()
+    try:
+        run(self)
+    finally:
+        prof.disable()
+        done.append(prof)
+threading.Thread.run = profiled
+from ludus.cli.main import main
+prof = cProfile.Profile()
+try:
+    prof.runcall(main, sys.argv[1:])
+finally:
+    time.sleep(1.0)  # let the pools' threads end
+    stats = pstats.Stats(prof)
+    for other in list(done):
+        stats.add(other)
+    stats.dump_stats(out)
+"""
+
+
+def start_server(db: Path, bot_delay: float, root: Path = ROOT,
+                 profile: str | None = None) -> tuple[subprocess.Popen, str, list[str]]:
+    """``ludus serve`` from the checkout at ``root`` (its ``ludus`` package comes first on the path)."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep))
+    prefix = [sys.executable, "-c", PROFILED, profile] if profile else [sys.executable, "-m", "ludus.cli.main"]
+    proc = subprocess.Popen([*prefix, "serve", "--host", "127.0.0.1", "--port", "0",
                              "--database", str(db), "--bot-delay", str(bot_delay),
                              "--create-limit", "0"],  # every table comes from this one loopback address
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=root, env=env)
     line = proc.stdout.readline()
     m = re.search(r"http://127\.0\.0\.1:\d+", line)
     if not m:
@@ -134,7 +183,7 @@ def audit(db: Path, clients: list[Client]) -> dict[str, int]:
     from ludus.server.db import ActionRow, TableRow, make_engine
 
     engine = make_engine(str(db))
-    lost = duplicated = gaps = bad_replays = finished = 0
+    lost = duplicated = gaps = bad_replays = finished = n_stored = by_bots = 0
     by_table: dict[str, list[Client]] = {}
     for c in clients:
         by_table.setdefault(c.table, []).append(c)
@@ -142,6 +191,8 @@ def audit(db: Path, clients: list[Client]) -> dict[str, int]:
         for code, cs in by_table.items():
             table = s.get(TableRow, code)
             rows = s.scalars(select(ActionRow).where(ActionRow.table_code == code).order_by(ActionRow.ply)).all()
+            n_stored += len(rows)
+            by_bots += sum(1 for r in rows if r.by_bot)
             if [r.ply for r in rows] != list(range(len(rows))):
                 gaps += 1
             for c in cs:
@@ -157,7 +208,7 @@ def audit(db: Path, clients: list[Client]) -> dict[str, int]:
                 bad_replays += 1
     engine.dispose()
     return {"lost": lost, "duplicated": duplicated, "ply_gaps": gaps, "bad_replays": bad_replays,
-            "finished_tables": finished}
+            "finished_tables": finished, "stored_moves": n_stored, "bot_moves": by_bots}
 
 
 def pct(values: list[float], p: float) -> float:
@@ -167,10 +218,12 @@ def pct(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, round(p / 100 * (len(values) - 1)))]
 
 
-async def run(args: argparse.Namespace) -> dict:
+async def run_one(args: argparse.Namespace, root: Path = ROOT, profile: str | None = None) -> dict:
+    """One load run against the server of the checkout at ``root``."""
     tmp = Path(tempfile.mkdtemp(prefix="ludus-load-"))
     db = tmp / "load.db"
-    proc, base, _output = start_server(db, args.bot_delay)
+    load_before = os.getloadavg()
+    proc, base, _output = start_server(db, args.bot_delay, root, profile)
     ws_base = base.replace("http", "ws")
     try:
         for _ in range(100):
@@ -194,22 +247,28 @@ async def run(args: argparse.Namespace) -> dict:
                 await asyncio.sleep(0.5)
 
         sampler = asyncio.create_task(sample())
-        cpu0 = cpu_seconds(proc.pid)
+        user0, sys0 = cpu_times(proc.pid)
         t1 = time.monotonic()
         await asyncio.gather(*(play(c, ws_base, args.think, deadline, random.Random(rng.random())) for c in clients))
         play_s = time.monotonic() - t1
         sampler.cancel()
-        server_cpu = cpu_seconds(proc.pid) - cpu0
+        user1, sys1 = cpu_times(proc.pid)
+        server_cpu = (user1 - user0) + (sys1 - sys0)
         end_rss = rss_kib(proc.pid)
+        load_after = os.getloadavg()
     finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+        # uvicorn raises a caught SIGTERM again once it has stopped, which would end a profile unwritten
+        proc.send_signal(signal.SIGINT if profile else signal.SIGTERM)
+        proc.wait(timeout=60)
     rtts = [r * 1000 for c in clients for r in c.rtts]
     errors: dict[str, int] = {}
     for c in clients:
         for e in c.errors:
             errors[e] = errors.get(e, 0) + 1
+    checked = audit(db, clients)
+    moves = checked["stored_moves"]  # every stored move was accepted during the play phase
     result = {
+        "server": str(root),
         "tables": args.tables, "scripted_clients": len(clients), "bots": 2 * args.tables,
         "think_s": args.think, "bot_delay_s": args.bot_delay, "target": args.target,
         "cpus": os.cpu_count(), "setup_s": round(setup_s, 2), "play_s": round(play_s, 2),
@@ -217,14 +276,47 @@ async def run(args: argparse.Namespace) -> dict:
         "rtt_ms": {"p50": round(pct(rtts, 50), 2), "p95": round(pct(rtts, 95), 2), "p99": round(pct(rtts, 99), 2),
                    "max": round(max(rtts), 2) if rtts else None,
                    "mean": round(statistics.fmean(rtts), 2) if rtts else None},
-        "server_cpu_s": round(server_cpu, 1),
+        "server_cpu_s": round(server_cpu, 2),
+        "server_cpu_user_s": round(user1 - user0, 2), "server_cpu_system_s": round(sys1 - sys0, 2),
+        "accepted_moves": moves,
+        "server_cpu_ms_per_move": round(1000 * server_cpu / moves, 3) if moves else None,
+        "load_average": {"before": [round(x, 2) for x in load_before], "after": [round(x, 2) for x in load_after]},
         "server_rss_mib": {"idle": round(idle_rss / 1024, 1), "peak": round(peak[0] / 1024, 1),
                            "end": round(end_rss / 1024, 1)},
         "client_errors": errors,
-        "audit": audit(db, clients),
+        "audit": checked,
         "unfinished_clients": sum(1 for c in clients if not c.done),
     }
     return result
+
+
+async def run(args: argparse.Namespace) -> dict:
+    """This tree's server alone, or alternating with ``--baseline``'s, and the ratio of their CPU per move."""
+    if not args.baseline:
+        return await run_one(args, ROOT, args.profile)
+    baseline = Path(args.baseline).resolve()
+    if not (baseline / "ludus" / "server").is_dir():
+        raise SystemExit(f"--baseline {baseline}: no ludus/server package there")
+    runs: dict[str, list[dict]] = {"current": [], "baseline": []}
+    for i in range(args.rounds):
+        order = [("current", ROOT), ("baseline", baseline)]
+        if i % 2:
+            order.reverse()  # alternate who goes first
+        for label, root in order:
+            res = await run_one(args, root, args.profile if label == "current" else None)
+            print(f"round {i + 1} {label}: {res['server_cpu_ms_per_move']} ms CPU/move "
+                  f"({res['server_cpu_s']} s, of which system {res['server_cpu_system_s']} s, / "
+                  f"{res['accepted_moves']} moves), load {res['load_average']['after'][0]}",
+                  file=sys.stderr, flush=True)
+            runs[label].append(res)
+
+    def per_move(label: str) -> float:
+        return statistics.median(r["server_cpu_ms_per_move"] for r in runs[label])
+
+    cur, old = per_move("current"), per_move("baseline")
+    return {"current": runs["current"], "baseline": runs["baseline"],
+            "cpu_ms_per_move": {"current": round(cur, 3), "baseline": round(old, 3),
+                                "ratio": round(cur / old, 3) if old else None}}
 
 
 def main() -> int:
@@ -236,13 +328,18 @@ def main() -> int:
     ap.add_argument("--max-seconds", type=float, default=240)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", help="also write the figures to this file")
+    ap.add_argument("--baseline", metavar="DIR", help="also run another checkout's server (DIR holds its ludus "
+                    "package), alternating, and print the ratio of CPU per move")
+    ap.add_argument("--rounds", type=int, default=2, help="with --baseline: runs of each server (default 2)")
+    ap.add_argument("--profile", metavar="FILE", help="run this tree's server under cProfile, statistics to FILE")
     args = ap.parse_args()
     result = asyncio.run(run(args))
     print(json.dumps(result, indent=1))
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
-    a = result["audit"]
-    ok = a["lost"] == 0 and a["duplicated"] == 0 and a["ply_gaps"] == 0 and a["bad_replays"] == 0
+    results = result["current"] + result["baseline"] if args.baseline else [result]
+    ok = all(a["lost"] == 0 and a["duplicated"] == 0 and a["ply_gaps"] == 0 and a["bad_replays"] == 0
+             for a in (r["audit"] for r in results))
     return 0 if ok else 1
 
 

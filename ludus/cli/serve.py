@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 
 __all__ = ["add_command", "run_serve"]
 
@@ -47,7 +48,7 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
 
     from ..server.app import UVICORN_SETTINGS
     from ..server.config import ServerConfig
-    from ..server.db import check_database, normalize_url
+    from ..server.db import DatabaseInUse, check_database, lock_database, normalize_url
     from ..server.observability import configure_logging
     from ..web.app import create_web_app
 
@@ -65,7 +66,14 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
     if args.database:
         config.database = args.database
     config.log_json = bool(getattr(args, "log_json", False))
+    try:  # before anything touches the file: a SQLite database serves one server at a time
+        held = lock_database(config.database)
+    except DatabaseInUse as exc:
+        console.print(f"[bold red]Error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
+        return 2
     check_database(config.database)
+    if held is not None:
+        held.hand_over()  # the server's hub holds it from its start to its end (the process's lifetime)
     app = create_web_app(config)
     sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

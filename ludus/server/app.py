@@ -551,7 +551,7 @@ async def _sender(hub: Hub, table: Table, conn: Connection, ws: WebSocket) -> No
                 return
             if conn.dirty and not conn.closed:
                 conn.dirty = False
-                await conn.send(dumps(hub.view_for(table, conn)))
+                await conn.send(hub.view_text(table, conn))
     except asyncio.CancelledError:
         pass
     except (WebSocketDisconnect, OSError):

@@ -8,7 +8,11 @@ created and upgraded by the Alembic migrations shipped in ``migrations/``.
 
 from __future__ import annotations
 
+import logging
+import os
 import secrets
+import sys
+import threading
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -33,15 +37,152 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from ..core.errors import LudusError
 
 __all__ = [
-    "MIGRATIONS", "TOKEN_SECRET", "ActionRow", "Base", "DatabaseError", "SeatRow", "SettingRow", "TableRow",
-    "check_database", "make_engine", "migrate", "normalize_url", "server_secret", "utcnow",
+    "MIGRATIONS", "TOKEN_SECRET", "ActionRow", "Base", "DatabaseError", "DatabaseInUse", "DatabaseLock", "SeatRow",
+    "SettingRow", "TableRow", "check_database", "lock_database", "make_engine", "migrate", "normalize_url",
+    "server_secret", "sqlite_file", "utcnow",
 ]
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+log = logging.getLogger("ludus.server")
 
 
 class DatabaseError(LudusError):
     """A database URL that cannot be used, or a failed migration."""
+
+
+class DatabaseInUse(DatabaseError):
+    """A SQLite file that another running Ludus server holds (see :class:`DatabaseLock`)."""
+
+
+if sys.platform == "win32":
+    import msvcrt
+
+    def _try_lock(fd: int) -> bool:
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        except OSError:
+            return False
+        return True
+else:
+    import fcntl
+
+    def _try_lock(fd: int) -> bool:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:  # EWOULDBLOCK: another open file holds it
+            return False
+        return True
+
+
+class DatabaseLock:
+    """The one server of a SQLite file: an exclusive lock on ``FILE.lock`` beside it, held while
+    the server runs.
+
+    The lock is the operating system's (``flock``; ``msvcrt.locking`` on Windows), not a PID
+    file: the kernel drops it when the process ends, however it ends (SIGKILL and crashes
+    included), so it never goes stale. It belongs to one open file, so two servers in one
+    process exclude each other as well (a server is one :class:`~.hub.Hub`). The file is left
+    in place; it holds the PID of the last server that took it, for the refusal's message only.
+    """
+
+    def __init__(self, database: Path) -> None:
+        self.database = database
+        self.path = database.with_name(database.name + ".lock")
+        self.fd: int | None = None
+
+    def acquire(self) -> None:
+        """Take the lock, or raise :class:`DatabaseInUse` naming the file and what to do instead."""
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise DatabaseError(f"cannot create the lock file {self.path}: {exc.strerror or exc}") from None
+        try:
+            locked = _try_lock(fd)
+        except OSError as exc:  # a file system without locks (some network mounts): serve, unguarded
+            log.warning("cannot lock %s (%s): nothing stops a second server on this database", self.path,
+                        exc.strerror or exc)
+            locked = True
+        if not locked:
+            holder = _read_pid(fd)
+            os.close(fd)
+            who = f" (process {holder})" if holder else ""
+            raise DatabaseInUse(
+                f"the SQLite database {self.database} is in use by another Ludus server{who}: a SQLite database "
+                "serves one server at a time; stop that one, or use PostgreSQL (--database postgresql://…) "
+                "to run several servers on one database")
+        try:  # who holds it, for the message above (the lock itself is what counts)
+            os.ftruncate(fd, 0)
+            os.write(fd, f"{os.getpid()}\n".encode("ascii"))
+        except OSError:
+            pass
+        self.fd = fd
+
+    def release(self) -> None:
+        """Let another server take the database (closing the file drops the lock)."""
+        fd, self.fd = self.fd, None
+        with _HANDED_LOCK:
+            if _HANDED.get(self.database) is self:
+                del _HANDED[self.database]
+        if fd is not None:
+            os.close(fd)
+
+    def hand_over(self) -> None:
+        """Give this held lock to the next server started on the database in this process: ``ludus
+        serve`` takes it before it checks the database, then its hub starts on it."""
+        with _HANDED_LOCK:
+            _HANDED[self.database] = self
+
+    @property
+    def held(self) -> bool:
+        return self.fd is not None
+
+
+_HANDED: dict[Path, DatabaseLock] = {}
+_HANDED_LOCK = threading.Lock()
+
+
+def _read_pid(fd: int) -> int | None:
+    try:
+        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+    except (OSError, AttributeError):  # os.pread: not on Windows
+        return None
+    return int(text) if text.isdigit() else None
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite URL (resolved, so every spelling of it is the same); None for anything
+    else: an in-memory SQLite database, PostgreSQL, or a URL that cannot be read."""
+    try:
+        parsed = make_url(normalize_url(url))
+    except Exception:  # noqa: BLE001 - make_engine reports a bad URL
+        return None
+    if parsed.get_backend_name() != "sqlite":
+        return None
+    database = parsed.database or ""
+    if not database or database == ":memory:" or parsed.query.get("mode") == "memory":
+        return None
+    if database.startswith("file:"):  # a URI filename (?uri=true)
+        database = database[5:].split("?", 1)[0]
+        if not database or database == ":memory:":
+            return None
+    return Path(database).expanduser().resolve()
+
+
+def lock_database(url: str) -> DatabaseLock | None:
+    """Hold ``url``'s SQLite file for this server (a lock handed over in this process is taken
+    over); None where there is nothing to hold (in-memory SQLite, PostgreSQL). Raises
+    :class:`DatabaseInUse` when another server holds it."""
+    path = sqlite_file(url)
+    if path is None:
+        return None
+    with _HANDED_LOCK:
+        handed = _HANDED.pop(path, None)
+    if handed is not None and handed.held:
+        return handed
+    lock = DatabaseLock(path)
+    lock.acquire()
+    return lock
 
 
 def utcnow() -> datetime:

@@ -27,6 +27,7 @@ from . import replay, views
 from . import store as ops
 from .bots import BotRunner
 from .config import ServerConfig
+from .db import DatabaseLock, lock_database
 from .hinting import HintRunner
 from .live import Connection, PendingMove, Seat, Table, hash_token, table_gone
 from .observability import Metrics
@@ -60,6 +61,7 @@ class Hub:
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self.store: Store | None = None
+        self.db_lock: DatabaseLock | None = None  # this hub's hold on a SQLite file (see start)
         self.tables: dict[str, Table] = {}
         self.db_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ludus-db")
         # this server's own instruments (GET /metrics); the tables by state are counted when scraped
@@ -78,10 +80,22 @@ class Hub:
 
     # ----------------------------------------------------------------- life cycle
     async def start(self) -> None:
+        """Open the database and bring its unfinished tables back. A SQLite file is held for this
+        hub first (:func:`~.db.lock_database`): a second server on it refuses to start."""
         self.loop = asyncio.get_running_loop()
-        self.store = await self.db(Store, self.config.database, self.metrics.committed)
-        await self.registry.resume()
+        self.db_lock = await self.db(lock_database, self.config.database)
+        try:
+            self.store = await self.db(Store, self.config.database, self.metrics.committed)
+            await self.registry.resume()
+        except BaseException:
+            self._release_database()
+            raise
         self.started = True
+
+    def _release_database(self) -> None:
+        if self.db_lock is not None:
+            self.db_lock.release()
+            self.db_lock = None
 
     async def stop(self) -> None:
         self.stopping = True
@@ -98,6 +112,7 @@ class Hub:
         if self.store is not None:
             await self.db(self.store.close)
         self.db_thread.shutdown(wait=True)
+        self._release_database()  # only once nothing more is written
 
     def spawn(self, coro: Coroutine[Any, Any, Any], name: str) -> asyncio.Task[Any]:
         """Start ``coro`` as a task kept in :attr:`background` until it ends; if it fails, log why."""
@@ -178,6 +193,10 @@ class Hub:
     # ----------------------------------------------------------------- what a viewer sees (views.py, replay.py)
     def view_for(self, table: Table, conn: Connection) -> dict[str, Any]:
         return views.view_for(table, conn)
+
+    def view_text(self, table: Table, conn: Connection) -> str:
+        """:meth:`view_for` as the JSON text a connection is sent (shared by the seat's connections)."""
+        return views.view_text(table, conn)
 
     def record_for(self, table: Table, viewer: int | None) -> dict[str, Any]:
         return replay.record_for(table, viewer)

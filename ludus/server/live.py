@@ -50,7 +50,8 @@ class Connection:
         self.dirty = True
         self.wake = asyncio.Event()
         self.wake.set()
-        self.sent: list[Any] = []  # the log entries this connection has been sent (by identity)
+        # the log this connection was last sent, at which version and how many entries (see ViewerLog)
+        self.log_sent: tuple[ViewerLog | None, int, int] = (None, 0, 0)
         self.closed = False
 
     def push(self, msg: dict[str, Any]) -> None:

@@ -95,6 +95,9 @@ class Metrics:
         self.commit_failures = Counter("ludus_db_commit_failures", "Database transactions that failed", registry=r)
         for pool in ("thread", "process"):
             self.bot_queue.labels(pool=pool)
+        # each game's counter and histogram, looked up once rather than by its label on every move
+        self._moves_of: dict[str, Any] = {}
+        self._seconds_of: dict[str, Any] = {}
         if tables is not None:
             r.register(_TablesByState(tables))
         if process:
@@ -103,11 +106,17 @@ class Metrics:
 
     # ----------------------------------------------------------------- the instruments' call points
     def move_accepted(self, game: str) -> None:
-        self.moves.labels(game=game).inc()
+        child = self._moves_of.get(game)
+        if child is None:
+            child = self._moves_of[game] = self.moves.labels(game=game)
+        child.inc()
 
     def move_timed(self, game: str, started: float) -> None:
         """A move acknowledged at once: ``started`` is its ``time.perf_counter()`` on arrival."""
-        self.move_seconds.labels(game=game).observe(time.perf_counter() - started)
+        child = self._seconds_of.get(game)
+        if child is None:
+            child = self._seconds_of[game] = self.move_seconds.labels(game=game)
+        child.observe(time.perf_counter() - started)
 
     def move_refused(self, game: str, code: str) -> None:
         self.refused.labels(game=game, code=code).inc()

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, delete, func, insert, select, text, update
+from sqlalchemy import Connection, bindparam, delete, func, insert, select, text, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 
@@ -131,6 +131,14 @@ def update_seat(code: str, seat: SeatData, status: str | None = None) -> Write:
     return Write(run, applied, f"seat {seat.seat} of table {code}")
 
 
+# A move's two statements, built once: SQLAlchemy then compiles each once and reuses it, where a
+# statement built per move cost more CPU than the database's own work on it.
+_INSERT_ACTION = insert(ActionRow)
+_MOVE_STATUS = (update(TableRow).where(TableRow.code == bindparam("m_code"))
+                .values(status=bindparam("m_status"), updated_at=bindparam("m_at")))
+_MOVE_RESULT = _MOVE_STATUS.values(result=bindparam("m_result"))
+
+
 def append_action(code: str, ply: int, seat: int, action: Any, by_bot: bool, status: str,
                   result: dict[str, Any] | None) -> Write:
     """Store one accepted action; the primary key (table, ply) makes a duplicate impossible.
@@ -141,12 +149,12 @@ def append_action(code: str, ply: int, seat: int, action: Any, by_bot: bool, sta
 
     def run(c: Connection) -> None:
         now = utcnow()
-        c.execute(insert(ActionRow).values(table_code=code, ply=ply, seat=seat, action=raw,
-                                           by_bot=by_bot, created_at=now))
-        values: dict[str, Any] = {"status": status, "updated_at": now}
+        c.execute(_INSERT_ACTION, {"table_code": code, "ply": ply, "seat": seat, "action": raw, "by_bot": by_bot,
+                                   "created_at": now})
+        values: dict[str, Any] = {"m_code": code, "m_status": status, "m_at": now}
         if result is not None:
-            values["result"] = json.dumps(result)
-        c.execute(update(TableRow).where(TableRow.code == code).values(**values))
+            values["m_result"] = json.dumps(result)
+        c.execute(_MOVE_STATUS if result is None else _MOVE_RESULT, values)
 
     def applied(c: Connection) -> bool:
         row = c.execute(select(ActionRow.seat, ActionRow.action, ActionRow.by_bot)

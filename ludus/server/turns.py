@@ -19,6 +19,7 @@ from ..agents.base import Agent, make_agent
 from ..core.errors import IllegalAction, RecordError
 from ..core.game import CHANCE
 from . import store as ops
+from . import views
 from .live import PendingMove, Seat, Table
 from .protocol import ProtocolError
 
@@ -265,7 +266,7 @@ class Turns:
                                                             list(table.recorded), index, seat.bot,
                                                             table.seed + len(table.recorded))
                 else:
-                    action = await self.hub.bots.in_thread(self._agent(table, seat), table.state.view(index),
+                    action = await self.hub.bots.in_thread(self._agent(table, seat), views.seat_view(table, index),
                                                            seat.bot)
                 raw = action.to_json()
             except asyncio.CancelledError:

@@ -101,19 +101,19 @@ def test_a_failure_while_handling_a_message_is_answered_and_logged_once(duel, se
 def test_a_failing_sender_is_logged_and_closes_the_socket(duel, server, caplog):
     code, ws0, _ws1 = duel
     caplog.set_level(logging.ERROR, logger="ludus")
-    real = server.hub.view_for
+    real = server.hub.view_text  # what the sender sends: the view as JSON text
 
     def broken(table, conn):
         if conn.seat == 0:
             raise RuntimeError("view broke")
         return real(table, conn)
 
-    server.hub.view_for = broken
+    server.hub.view_text = broken
     server.call(lambda: server.hub._changed(server.hub.tables[code]))
     with pytest.raises(ConnectionClosed):
         for _ in range(50):
             ws0.recv(timeout=5)
-    server.hub.view_for = real
+    server.hub.view_text = real
     assert any(r.exc_info and "view broke" in str(r.exc_info[1]) for r in caplog.records)
 
 
