@@ -28,11 +28,21 @@ change how it builds those without touching this module.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 
-from ...core.compiled import CHANCE_RNG, POLICY_RNGS, ROLLOUT, CompiledPlayouts, njit, rng_below, rng_random
+from ...core.compiled import (
+    CHANCE_RNG,
+    POLICY_RNGS,
+    ROLLOUT,
+    CompiledPlayouts,
+    CompiledSteps,
+    njit,
+    rng_below,
+    rng_random,
+)
 from ...core.game import State
 from ...core.playout import MAX_PLAYOUT_DECISIONS
 from .cards import (
@@ -1402,6 +1412,20 @@ def _run(
     return out
 
 
+@_inline
+def _agent_pick(S: Any, lines: Any, TKT: Any, VIS: Any, FAV: Any, M: Any, HF: Any, rngs: Any, kind: int, seat: int,
+                buf: Any, count: int, wi: Any, wf: Any, tbv: Any, buyers: Any, prizes: Any, bests: Any) -> Any:
+    """The move (index into ``buf``) the agent of code ``kind`` at ``seat`` picks among ``count``
+    legal ones, as the Python agent does: the random agent draws ``below(count)`` from its own
+    generator even when one move is legal (``Rng.choice``); the heuristic draws nothing and plays
+    a forced move as it is (``heuristic.py``). Shared by whole games and the vector steps."""
+    if kind == _AGENT_RANDOM:
+        return np.int64(rng_below(rngs, POLICY_RNGS + seat, count))  # int64: no float mix
+    if count == 1:
+        return np.int64(0)
+    return _h_pick(S, lines, TKT, VIS, FAV, M, HF, rngs, seat, buf, count, wi, wf, tbv, buyers, prizes, bests)
+
+
 @njit
 def _run_agents(
     S: Any,
@@ -1433,12 +1457,8 @@ def _run_agents(
             return out
         seat = _current_seat(S, lines)
         count = _legal(S, lines, TKT, VIS, FAV, M, seat, buf)
-        if kinds[seat] == _AGENT_RANDOM:
-            pick = np.int64(rng_below(rngs, POLICY_RNGS + seat, count))  # int64: no float mix
-        elif count == 1:
-            pick = np.int64(0)
-        else:
-            pick = _h_pick(S, lines, TKT, VIS, FAV, M, HF, rngs, seat, buf, count, wi, wf, tbv, buyers, prizes, bests)
+        pick = _agent_pick(S, lines, TKT, VIS, FAV, M, HF, rngs, kinds[seat], seat, buf, count, wi, wf, tbv, buyers,
+                           prizes, bests)
         _play(S, lines, draws, TKT, VIS, FAV, M, seat, buf[pick])
         if has_state_rng:
             _own_chance(S, lines, draws, TKT, VIS, FAV, M, rngs)
@@ -1590,6 +1610,15 @@ class CircusMaximusPlayouts(CompiledPlayouts):
         if rngs.shape[0] < POLICY_RNGS + n or kinds.shape[0] < n:
             raise ValueError("a game of agents needs a kind and a generator for every seat")  # no bounds checked
         return _run_agents(scalars, lines, draws, tkt, vis, fav, misc, hf, rngs, has_state_rng, kinds)
+
+    def vector_steps(
+        self, options: Any, num_envs: int, seat: int, kinds: Sequence[str | None], player_actions: Sequence[Any]
+    ) -> CompiledSteps | None:
+        """The vector environment's stepping, compiled (:mod:`.vector`): every option and player
+        count, the random and heuristic agents."""
+        from .vector import vector_steps  # it builds on this module
+
+        return vector_steps(self, options, num_envs, seat, kinds, player_actions)
 
 
 PLAYOUTS = CircusMaximusPlayouts()

@@ -22,7 +22,6 @@ import pytest
 
 pytest.importorskip("numba")
 
-from ludus.agents.base import make_agent
 from ludus.core.game import CHANCE
 from ludus.core.rng import Rng
 from ludus.games.gladius.cards import builtin_catalogue
@@ -33,6 +32,7 @@ from ludus.interop.action_space import InteropError, acting_seat, build_action_s
 from ludus.interop.specs import encoder_for
 from ludus.interop.vector_env import LudusVectorEnv
 
+from ..vector_harness import check_steps_mid_game
 from .test_compiled import BIG_SET
 
 FIGHTERS = tuple(builtin_catalogue().fighters)
@@ -224,16 +224,6 @@ def test_load_refuses_other_options() -> None:
             steps.load(0, state, Rng(0), [None, Rng(1)])
 
 
-def _play_prefix(state: Any, rng: Rng, pick: Rng, moves: int) -> None:
-    """Up to ``moves`` moves at random, chance from ``rng``."""
-    for _ in range(moves):
-        actor = acting_seat(state)
-        if actor is None:
-            break
-        if actor == CHANCE:
-            state.apply(state.sample_chance(rng), CHANCE)
-        else:
-            state.apply(pick.choice(state.legal_actions(actor)), actor)
 
 
 @pytest.mark.parametrize(("values", "seat", "kinds"), [
@@ -247,65 +237,9 @@ def test_steps_from_unseeded_states_mid_game(values: dict[str, Any], seat: int, 
     """``CompiledSteps`` itself, on states without a generator (every chance outcome drawn from the
     environment's ``rng`` by ``sample_chance``) loaded after a random prefix: the Python engine and
     the exact encoder give the same rows, masks, rewards and ends."""
-    options = GAME.parse_options(values)
-    space = build_action_space(GAME, options)
-    encoder = encoder_for(GAME, options)
-    slots = 4
-    steps = PLAYOUTS.vector_steps(options, slots, seat, kinds, space.player)
-    assert steps is not None
-    pick = Rng(99)
-    obs = np.zeros((slots, encoder.size), np.float32)
-    mask = np.zeros((slots, space.num_player_actions), np.int8)
-    rewards = np.zeros(slots)
-    terminated = np.zeros(slots, np.bool_)
-    games: list[Any] = [None] * slots
+    ended, _ = check_steps_mid_game(GAME, PLAYOUTS, values, seat, kinds, slots=4, prefix=40, rounds=300)
+    assert ended >= 4
 
-    def advance(state: Any, rng: Rng, bots: dict[int, Any]) -> None:
-        while (actor := acting_seat(state)) not in (None, seat):
-            if actor == CHANCE:
-                state.apply(state.sample_chance(rng), CHANCE)
-            else:
-                state.apply(bots[actor].act(state.view(actor)), actor)
-
-    def start(i: int, game: int) -> None:
-        state = GAME.new_initial_state(options)
-        assert state.rng is None
-        rng = Rng(1000 * game + i)
-        bots = {s: make_agent(k, GAME, 7 * game + s) for s, k in enumerate(kinds) if k is not None}
-        _play_prefix(state, rng, pick, pick.below(40))
-        advance(state, rng, bots)
-        steps.load(i, state, rng, [bots[s].rng if s in bots else None for s in range(len(kinds))])
-        games[i] = (state, rng, bots)
-
-    for i in range(slots):
-        start(i, 0)
-    ended = 0
-    for t in range(300):
-        live = np.zeros(slots, np.bool_)
-        actions = np.zeros(slots, np.int64)
-        for i in range(slots):
-            state, _, _ = games[i]
-            if state.is_terminal():
-                start(i, t + 1)
-                state = games[i][0]
-            if state.is_terminal():
-                continue
-            actions[i] = space.player_id(pick.choice(state.legal_actions(seat)))
-            live[i] = True
-        steps.step(actions, live, obs, mask, rewards, terminated)
-        for i in np.flatnonzero(live).tolist():
-            state, rng, bots = games[i]
-            state.apply(space.player[actions[i]], seat)
-            advance(state, rng, bots)
-            assert np.array_equal(obs[i], encoder.encode(state.observation(seat))), (t, i)
-            want = np.zeros(space.num_player_actions, np.int8)
-            if not state.is_terminal():
-                want[[space.player_id(a) for a in state.legal_actions(seat)]] = 1
-            assert np.array_equal(mask[i], want), (t, i)
-            assert terminated[i] == state.is_terminal()
-            assert rewards[i] == (state.returns()[seat] if state.is_terminal() else 0.0)
-            ended += state.is_terminal()
-    assert ended >= slots
 
 
 @pytest.mark.parametrize("values", [{"hand_limit": 6}, {"hit_points": 30, "attack": "optional", "first": "random"},

@@ -19,14 +19,13 @@ import pytest
 
 pytest.importorskip("numba")
 
-from ludus.agents.base import make_agent
-from ludus.core.game import CHANCE
 from ludus.core.rng import Rng
 from ludus.games.gorus_maximus.compiled import PLAYOUTS
 from ludus.games.gorus_maximus.game import GAME
-from ludus.interop.action_space import InteropError, acting_seat, build_action_space
-from ludus.interop.specs import encoder_for
+from ludus.interop.action_space import InteropError, build_action_space
 from ludus.interop.vector_env import LudusVectorEnv
+
+from ..vector_harness import check_steps_mid_game
 
 CASES = [  # options, learner seat, opponents, sub-environments, steps
     ({"players": 2}, 0, "random", 8, 300),
@@ -144,72 +143,6 @@ def test_steps_from_unseeded_states_mid_game(values: dict[str, Any], seat: int, 
     """``CompiledSteps`` itself, on states without a generator (every chance outcome drawn from the
     environment's ``rng`` by ``sample_chance``) loaded after a random prefix (a previous bout, a last
     round's summary): the Python engine and the exact encoder give the same rows."""
-    options = GAME.parse_options(values)
-    space = build_action_space(GAME, options)
-    encoder = encoder_for(GAME, options)
-    slots = 4
-    steps = PLAYOUTS.vector_steps(options, slots, seat, kinds, space.player)
-    assert steps is not None
-    pick = Rng(99)
-    obs = np.zeros((slots, encoder.size), np.float32)
-    mask = np.zeros((slots, space.num_player_actions), np.int8)
-    rewards = np.zeros(slots)
-    terminated = np.zeros(slots, np.bool_)
-    games: list[Any] = [None] * slots
-
-    def advance(state: Any, rng: Rng, bots: dict[int, Any]) -> None:
-        while (actor := acting_seat(state)) not in (None, seat):
-            if actor == CHANCE:
-                state.apply(state.sample_chance(rng), CHANCE)
-            else:
-                state.apply(bots[actor].act(state.view(actor)), actor)
-
-    def start(i: int, game: int) -> None:
-        state = GAME.new_initial_state(options)
-        assert state.rng is None
-        rng = Rng(1000 * game + i)
-        bots = {s: make_agent(k, GAME, 7 * game + s) for s, k in enumerate(kinds) if k is not None}
-        for _ in range(pick.below(60)):  # a prefix played at random, then the engine's own advance
-            actor = acting_seat(state)
-            if actor is None:
-                break
-            if actor == CHANCE:
-                state.apply(state.sample_chance(rng), CHANCE)
-            else:
-                state.apply(pick.choice(state.legal_actions(actor)), actor)
-        advance(state, rng, bots)
-        steps.load(i, state, rng, [bots[s].rng if s in bots else None for s in range(len(kinds))])
-        games[i] = (state, rng, bots)
-
-    for i in range(slots):
-        start(i, 0)
-    ended = 0
-    carried = 0
-    for t in range(400):
-        live = np.zeros(slots, np.bool_)
-        actions = np.zeros(slots, np.int64)
-        for i in range(slots):
-            state, _, _ = games[i]
-            if state.is_terminal():
-                start(i, t + 1)
-                state = games[i][0]
-            if state.is_terminal():
-                continue
-            carried += state.last_round is not None and state.previous_bout != ()
-            legal = state.legal_actions(seat)
-            actions[i] = space.player_id(pick.choice(legal))
-            live[i] = True
-        steps.step(actions, live, obs, mask, rewards, terminated)
-        for i in np.flatnonzero(live).tolist():
-            state, rng, bots = games[i]
-            state.apply(space.player[actions[i]], seat)
-            advance(state, rng, bots)
-            assert np.array_equal(obs[i], encoder.encode(state.observation(seat))), (t, i)
-            want = np.zeros(space.num_player_actions, np.int8)
-            if not state.is_terminal():
-                want[[space.player_id(a) for a in state.legal_actions(seat)]] = 1
-            assert np.array_equal(mask[i], want), (t, i)
-            assert terminated[i] == state.is_terminal()
-            assert rewards[i] == (state.returns()[seat] if state.is_terminal() else 0.0)
-            ended += state.is_terminal()
-    assert ended >= slots and carried > 0
+    ended, carried = check_steps_mid_game(GAME, PLAYOUTS, values, seat, kinds, slots=4, prefix=60, rounds=400,
+        watch=lambda state: state.last_round is not None and state.previous_bout != ())
+    assert ended >= 4 and carried > 0
