@@ -1,6 +1,8 @@
-"""Shared check that a game's compiled vector stepping (``CompiledSteps``) plays the Python engine.
+"""Shared checks that a game's compiled vector stepping (``CompiledSteps``) plays the Python engine.
 
-Each game's ``test_vector.py`` calls :func:`check_steps_mid_game` with its options: slots are
+:func:`lockstep` runs ``LudusVectorEnv(compiled=True)`` beside ``compiled=False`` (an
+:func:`env_pair`) with the same seeds and actions and compares everything they return.
+:func:`check_steps_mid_game` checks the stepper alone: slots are
 loaded with states that have no generator of their own (every chance outcome drawn from the
 environment's ``rng`` by ``sample_chance``), after a prefix of random moves, and stepped with
 random legal learner moves beside the same games in Python; every row, mask, reward and end
@@ -20,6 +22,55 @@ from ludus.core.game import CHANCE, Game, State
 from ludus.core.rng import Rng
 from ludus.interop.action_space import acting_seat, build_action_space
 from ludus.interop.specs import encoder_for
+from ludus.interop.vector_env import LudusVectorEnv
+
+
+def env_pair(game: str, options: dict[str, Any], seat: int, opponents: Any, n: int,
+             **kw: Any) -> tuple[LudusVectorEnv, LudusVectorEnv]:
+    """The compiled environment and its Python-stepped twin."""
+    fast = LudusVectorEnv(game, n, options, seat=seat, opponents=opponents, compiled=True, **kw)
+    slow = LudusVectorEnv(game, n, options, seat=seat, opponents=opponents, compiled=False, **kw)
+    assert fast.compiled and not slow.compiled
+    return fast, slow
+
+
+def same(a: Any, b: Any, where: str) -> None:
+    """Equal, array by array, through the dicts and tuples ``reset`` and ``step`` return."""
+    if isinstance(a, dict):
+        assert a.keys() == b.keys(), where
+        for key in a:
+            same(a[key], b[key], f"{where} {key}")
+        return
+    if isinstance(a, tuple):
+        assert len(a) == len(b), where
+        for k, (x, y) in enumerate(zip(a, b)):
+            same(x, y, f"{where} [{k}]")
+        return
+    assert np.array_equal(a, b), f"{where}: {np.flatnonzero(np.asarray(a) != np.asarray(b))[:10]}"
+
+
+def lockstep(fast: LudusVectorEnv, slow: LudusVectorEnv, steps: int, seed: int,
+             action_seed: int | None = None) -> tuple[int, int, set[float]]:
+    """Both environments from ``seed`` with the same actions (random among the mask's, an illegal
+    number now and then); returns (games ended, illegal actions, the rewards met at the ends)."""
+    n = fast.num_envs
+    rng = np.random.default_rng(seed if action_seed is None else action_seed)
+    got: Any = fast.reset(seed=seed)
+    want: Any = slow.reset(seed=seed)
+    same(got, want, "reset")
+    ended = illegal = 0
+    rewards: set[float] = set()
+    for t in range(steps):
+        mask = got[0]["action_mask"]
+        actions = (rng.random(mask.shape) * mask).argmax(axis=1)
+        wrong = rng.random(n) < 0.05  # (an illegal number may come out legal by chance)
+        actions[wrong] = rng.integers(-1, fast.space.num_player_actions + 1, int(wrong.sum()))
+        got, want = fast.step(actions), slow.step(actions)
+        same(got, want, f"step {t}")
+        ended += int(got[2].sum())
+        illegal += int(got[4].get("illegal_action", np.zeros(n)).sum())
+        rewards.update(got[1][got[2]].tolist())
+    return ended, illegal, rewards
 
 
 def play_prefix(state: State, rng: Rng, pick: Rng, moves: int) -> None:

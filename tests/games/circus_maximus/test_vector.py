@@ -44,7 +44,7 @@ from ludus.interop.action_space import InteropError, acting_seat, build_action_s
 from ludus.interop.specs import encoder_for
 from ludus.interop.vector_env import LudusVectorEnv
 
-from ..vector_harness import check_steps_mid_game
+from ..vector_harness import check_steps_mid_game, env_pair, lockstep
 from .test_compiled import RICH_CARDS
 
 CASES = [  # options, learner seat, opponents, sub-environments, steps
@@ -58,52 +58,16 @@ CASES = [  # options, learner seat, opponents, sub-environments, steps
 ]
 
 
-def _pair(game_options: dict[str, Any], seat: int, opponents: Any, n: int,
-          **kw: Any) -> tuple[LudusVectorEnv, LudusVectorEnv]:
-    fast = LudusVectorEnv("circus-maximus", n, game_options, seat=seat, opponents=opponents, compiled=True, **kw)
-    slow = LudusVectorEnv("circus-maximus", n, game_options, seat=seat, opponents=opponents, compiled=False, **kw)
-    assert fast.compiled and not slow.compiled
-    return fast, slow
 
 
-def _same(a: Any, b: Any, where: str) -> None:
-    if isinstance(a, dict):
-        assert a.keys() == b.keys(), where
-        for key in a:
-            _same(a[key], b[key], f"{where} {key}")
-        return
-    if isinstance(a, tuple):
-        assert len(a) == len(b), where
-        for k, (x, y) in enumerate(zip(a, b)):
-            _same(x, y, f"{where} [{k}]")
-        return
-    assert np.array_equal(a, b), f"{where}: {np.flatnonzero(np.asarray(a) != np.asarray(b))[:10]}"
 
 
-def _lockstep(fast: LudusVectorEnv, slow: LudusVectorEnv, steps: int, seed: int) -> tuple[int, int]:
-    """Both environments from ``seed`` with the same actions; returns (games ended, illegal actions)."""
-    n = fast.num_envs
-    rng = np.random.default_rng(seed)
-    got: Any = fast.reset(seed=seed)
-    want: Any = slow.reset(seed=seed)
-    _same(got, want, "reset")
-    ended = illegal = 0
-    for t in range(steps):
-        mask = got[0]["action_mask"]
-        actions = (rng.random(mask.shape) * mask).argmax(axis=1)
-        wrong = rng.random(n) < 0.05
-        actions[wrong] = rng.integers(-1, fast.space.num_player_actions + 1, int(wrong.sum()))
-        got, want = fast.step(actions), slow.step(actions)
-        _same(got, want, f"step {t}")
-        ended += int(got[2].sum())
-        illegal += int(got[4].get("illegal_action", np.zeros(n)).sum())
-    return ended, illegal
 
 
 @pytest.mark.parametrize(("options", "seat", "opponents", "n", "steps"), CASES)
 def test_same_trajectories(options: dict[str, Any], seat: int, opponents: Any, n: int, steps: int) -> None:
-    fast, slow = _pair(options, seat, opponents, n)
-    ended, illegal = _lockstep(fast, slow, steps, 11 + seat)
+    fast, slow = env_pair("circus-maximus", options, seat, opponents, n)
+    ended, illegal, _ = lockstep(fast, slow, steps, 11 + seat)
     assert ended >= n and illegal > 0
 
 
@@ -111,15 +75,16 @@ def test_a_card_file_of_ones_own(tmp_path: Path) -> None:
     path = tmp_path / "rich.toml"
     path.write_text(RICH_CARDS, encoding="utf-8")
     for players, seat, opponents in ((3, 0, "heuristic"), (5, 3, "random")):
-        fast, slow = _pair({"players": players, "caesar": True, "cards": str(path)}, seat, opponents, 4)
-        assert _lockstep(fast, slow, 200, players)[0] >= 4
+        options = {"players": players, "caesar": True, "cards": str(path)}
+        fast, slow = env_pair("circus-maximus", options, seat, opponents, 4)
+        assert lockstep(fast, slow, 200, players)[0] >= 4
 
 
 def test_illegal_actions_penalized_or_raised() -> None:
-    fast, slow = _pair({}, 1, "random", 4, illegal_penalty=-0.25)
-    ended, illegal = _lockstep(fast, slow, 120, 8)
+    fast, slow = env_pair("circus-maximus", {}, 1, "random", 4, illegal_penalty=-0.25)
+    ended, illegal, _ = lockstep(fast, slow, 120, 8)
     assert ended > 0 and illegal > 0
-    fast, slow = _pair({}, 1, "heuristic", 3, illegal_action="raise")
+    fast, slow = env_pair("circus-maximus", {}, 1, "heuristic", 3, illegal_action="raise")
     for env in (fast, slow):
         obs, _ = env.reset(seed=4)
         mask = obs["action_mask"]

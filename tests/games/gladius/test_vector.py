@@ -32,7 +32,7 @@ from ludus.interop.action_space import InteropError, acting_seat, build_action_s
 from ludus.interop.specs import encoder_for
 from ludus.interop.vector_env import LudusVectorEnv
 
-from ..vector_harness import check_steps_mid_game
+from ..vector_harness import check_steps_mid_game, env_pair, lockstep, same
 from .test_compiled import BIG_SET
 
 FIGHTERS = tuple(builtin_catalogue().fighters)
@@ -61,55 +61,16 @@ CASES = [  # options, learner seat, opponents, sub-environments, steps
 ]
 
 
-def _pair(options: dict[str, Any], seat: int, opponents: Any, n: int,
-          **kw: Any) -> tuple[LudusVectorEnv, LudusVectorEnv]:
-    fast = LudusVectorEnv("gladius", n, options, seat=seat, opponents=opponents, compiled=True, **kw)
-    slow = LudusVectorEnv("gladius", n, options, seat=seat, opponents=opponents, compiled=False, **kw)
-    assert fast.compiled and not slow.compiled
-    return fast, slow
 
 
-def _same(a: Any, b: Any, where: str) -> None:
-    if isinstance(a, dict):
-        assert a.keys() == b.keys(), where
-        for key in a:
-            _same(a[key], b[key], f"{where} {key}")
-        return
-    if isinstance(a, tuple):  # what reset and step return
-        assert len(a) == len(b), where
-        for k, (x, y) in enumerate(zip(a, b)):
-            _same(x, y, f"{where} [{k}]")
-        return
-    assert np.array_equal(a, b), f"{where}: {np.flatnonzero(np.asarray(a) != np.asarray(b))[:10]}"
 
 
-def _lockstep(fast: LudusVectorEnv, slow: LudusVectorEnv, steps: int, seed: int) -> tuple[int, int, set[float]]:
-    """Both environments from ``seed`` with the same actions; returns (games ended, illegal actions,
-    the rewards met at the ends)."""
-    n = fast.num_envs
-    rng = np.random.default_rng(seed)
-    got: Any = fast.reset(seed=seed)
-    want: Any = slow.reset(seed=seed)
-    _same(got, want, "reset")
-    ended = illegal = 0
-    rewards: set[float] = set()
-    for t in range(steps):
-        mask = got[0]["action_mask"]
-        actions = (rng.random(mask.shape) * mask).argmax(axis=1)
-        wrong = rng.random(n) < 0.05  # an illegal number now and then (or a legal one by chance)
-        actions[wrong] = rng.integers(-1, fast.space.num_player_actions + 1, int(wrong.sum()))
-        got, want = fast.step(actions), slow.step(actions)
-        _same(got, want, f"step {t}")
-        ended += int(got[2].sum())
-        illegal += int(got[4].get("illegal_action", np.zeros(n)).sum())
-        rewards.update(got[1][got[2]].tolist())
-    return ended, illegal, rewards
 
 
 @pytest.mark.parametrize(("options", "seat", "opponents", "n", "steps"), CASES)
 def test_same_trajectories(options: dict[str, Any], seat: int, opponents: Any, n: int, steps: int) -> None:
-    fast, slow = _pair(options, seat, opponents, n)
-    ended, illegal, _ = _lockstep(fast, slow, steps, 17 + seat)
+    fast, slow = env_pair("gladius", options, seat, opponents, n)
+    ended, illegal, _ = lockstep(fast, slow, steps, 17 + seat)
     assert ended >= n and illegal > 0  # games ended and restarted; illegal actions were met
 
 
@@ -121,15 +82,15 @@ def test_every_pairing() -> None:
             options: dict[str, Any] = {"fighter1": a, "fighter2": b, "hit_points": 5}
             if a == b:
                 options["mirror"] = "once"
-            fast, slow = _pair(options, (i + j) % 2, "heuristic" if i % 2 else "random", 2)
-            ended += _lockstep(fast, slow, 40, i * 8 + j)[0]
+            fast, slow = env_pair("gladius", options, (i + j) % 2, "heuristic" if i % 2 else "random", 2)
+            ended += lockstep(fast, slow, 40, i * 8 + j)[0]
     assert ended > 50
 
 
 def test_rewards_of_wins_losses_and_ties() -> None:
     """Games cut by a short turn limit end in ties (0.5 each) as well as wins and losses."""
-    fast, slow = _pair({"turn_limit": 6, "hit_points": 4}, 1, "heuristic", 8)
-    _, _, rewards = _lockstep(fast, slow, 200, 3)
+    fast, slow = env_pair("gladius", {"turn_limit": 6, "hit_points": 4}, 1, "heuristic", 8)
+    _, _, rewards = lockstep(fast, slow, 200, 3)
     assert rewards == {0.0, 0.5, 1.0}
 
 
@@ -143,18 +104,18 @@ def test_a_user_card_set_and_a_deck_over_64_cards(tmp_path: Path) -> None:
     ]
     for options, seat, opponents in cases:
         assert GAME.setup(options).n_cards > 64
-        fast, slow = _pair(options, seat, opponents, 4)
-        ended, _, _ = _lockstep(fast, slow, 300, seat)
+        fast, slow = env_pair("gladius", options, seat, opponents, 4)
+        ended, _, _ = lockstep(fast, slow, 300, seat)
         assert ended >= 4
 
 
 def test_illegal_actions_penalized_or_raised() -> None:
     """The environment checks the learner's action before the compiled step sees it: a penalty
     (any amount) or the same error, either way."""
-    fast, slow = _pair({}, 0, "random", 4, illegal_penalty=-0.25)
-    ended, illegal, _ = _lockstep(fast, slow, 150, 8)
+    fast, slow = env_pair("gladius", {}, 0, "random", 4, illegal_penalty=-0.25)
+    ended, illegal, _ = lockstep(fast, slow, 150, 8)
     assert ended > 0 and illegal > 0
-    fast, slow = _pair({}, 1, "heuristic", 3, illegal_action="raise")
+    fast, slow = env_pair("gladius", {}, 1, "heuristic", 3, illegal_action="raise")
     for env in (fast, slow):
         obs, _ = env.reset(seed=4)
         mask = obs["action_mask"]
@@ -166,7 +127,7 @@ def test_illegal_actions_penalized_or_raised() -> None:
 
 def test_partial_resets_and_reseeding() -> None:
     """``reset`` of some slots (``reset_mask``) and a reseed mid-run load fresh games into those slots only."""
-    fast, slow = _pair({"attack": "optional"}, 1, "heuristic", 6)
+    fast, slow = env_pair("gladius", {"attack": "optional"}, 1, "heuristic", 6)
     rng = np.random.default_rng(5)
     got: Any = fast.reset(seed=3)
     want: Any = slow.reset(seed=3)
@@ -174,11 +135,11 @@ def test_partial_resets_and_reseeding() -> None:
         if t % 40 == 39:
             which = {"reset_mask": rng.random(6) < 0.5}
             got, want = fast.reset(seed=t, options=which), slow.reset(seed=t, options=which)
-            _same(got, want, f"reset {t}")
+            same(got, want, f"reset {t}")
         mask = got[0]["action_mask"]
         actions = (rng.random(mask.shape) * mask).argmax(axis=1)
         got, want = fast.step(actions), slow.step(actions)
-        _same(got, want, f"step {t}")
+        same(got, want, f"step {t}")
 
 
 def test_compiled_by_default() -> None:

@@ -25,7 +25,7 @@ from ludus.games.gorus_maximus.game import GAME
 from ludus.interop.action_space import InteropError, build_action_space
 from ludus.interop.vector_env import LudusVectorEnv
 
-from ..vector_harness import check_steps_mid_game
+from ..vector_harness import check_steps_mid_game, env_pair, lockstep, same
 
 CASES = [  # options, learner seat, opponents, sub-environments, steps
     ({"players": 2}, 0, "random", 8, 300),
@@ -42,50 +42,20 @@ CASES = [  # options, learner seat, opponents, sub-environments, steps
 ]
 
 
-def _pair(options: dict[str, Any], seat: int, opponents: Any, n: int) -> tuple[LudusVectorEnv, LudusVectorEnv]:
-    fast = LudusVectorEnv("gorus-maximus", n, options, seat=seat, opponents=opponents, compiled=True)
-    slow = LudusVectorEnv("gorus-maximus", n, options, seat=seat, opponents=opponents, compiled=False)
-    assert fast.compiled and not slow.compiled
-    return fast, slow
 
 
-def _same(a: Any, b: Any, where: str) -> None:
-    if isinstance(a, dict):
-        assert a.keys() == b.keys(), where
-        for key in a:
-            _same(a[key], b[key], f"{where} {key}")
-        return
-    if isinstance(a, tuple):  # what reset and step return
-        assert len(a) == len(b), where
-        for k, (x, y) in enumerate(zip(a, b)):
-            _same(x, y, f"{where} [{k}]")
-        return
-    assert np.array_equal(a, b), f"{where}: {np.flatnonzero(np.asarray(a) != np.asarray(b))[:10]}"
 
 
 @pytest.mark.parametrize(("options", "seat", "opponents", "n", "steps"), CASES)
 def test_same_trajectories(options: dict[str, Any], seat: int, opponents: Any, n: int, steps: int) -> None:
-    fast, slow = _pair(options, seat, opponents, n)
-    rng = np.random.default_rng(seat * 101 + n)
-    got: Any = fast.reset(seed=17)
-    want: Any = slow.reset(seed=17)
-    _same(got, want, "reset")
-    ended = illegal = 0
-    for t in range(steps):
-        mask = got[0]["action_mask"]
-        actions = (rng.random(mask.shape) * mask).argmax(axis=1)
-        wrong = rng.random(n) < 0.05  # an illegal number now and then (or a legal one by chance)
-        actions[wrong] = rng.integers(-1, fast.space.num_player_actions + 1, int(wrong.sum()))
-        got, want = fast.step(actions), slow.step(actions)
-        _same(got, want, f"step {t}")
-        ended += int(got[2].sum())
-        illegal += int(got[4].get("illegal_action", np.zeros(n)).sum())
+    fast, slow = env_pair("gorus-maximus", options, seat, opponents, n)
+    ended, illegal, _ = lockstep(fast, slow, steps, 17, action_seed=seat * 101 + n)
     assert ended >= n * 2 and illegal > 0  # games ended and restarted; illegal actions were met
 
 
 def test_partial_resets_and_reseeding() -> None:
     """``reset`` of some slots (``reset_mask``) and a reseed mid-run load fresh games into those slots only."""
-    fast, slow = _pair({"players": 3}, 1, "heuristic", 6)
+    fast, slow = env_pair("gorus-maximus", {"players": 3}, 1, "heuristic", 6)
     rng = np.random.default_rng(5)
     got: Any = fast.reset(seed=3)
     want: Any = slow.reset(seed=3)
@@ -93,11 +63,11 @@ def test_partial_resets_and_reseeding() -> None:
         if t % 40 == 39:
             which = {"reset_mask": rng.random(6) < 0.5}
             got, want = fast.reset(seed=t, options=which), slow.reset(seed=t, options=which)
-            _same(got, want, f"reset {t}")
+            same(got, want, f"reset {t}")
         mask = got[0]["action_mask"]
         actions = (rng.random(mask.shape) * mask).argmax(axis=1)
         got, want = fast.step(actions), slow.step(actions)
-        _same(got, want, f"step {t}")
+        same(got, want, f"step {t}")
 
 
 def test_off_without_the_compiler(monkeypatch: pytest.MonkeyPatch) -> None:
