@@ -580,7 +580,7 @@ async def _receiver(hub: Hub, table: Table, conn: Connection, ws: WebSocket, con
             await _handle(hub, table, conn, msg, mid)
         except ProtocolError as exc:
             hub.metrics.error_sent(exc.code, "ws")
-            conn.push({"type": "error", "id": mid, "code": exc.code, "message": exc.message})
+            conn.push(exc.message_json(mid))
             if exc.code == "stale":
                 conn.mark_dirty()
         except (asyncio.CancelledError, WebSocketDisconnect):

@@ -49,6 +49,25 @@ class ProtocolError(LudusError):
         super().__init__(message)
         self.code = code
         self.message = message
+        self.reason: dict[str, Any] | None = None
+        """For a rule's refusal (``illegal``): its language-neutral ``{"code", "params"}``, which
+        a client renders in its reader's language (docs/i18n.md); None where the rules give none."""
+
+    @classmethod
+    def refused(cls, reason: str, code: str = "illegal") -> ProtocolError:
+        """A rule's refusal: the English text, and the reason's code and params where it has them."""
+        exc = cls(code, str(reason))
+        reason_code = getattr(reason, "code", None)
+        if reason_code is not None:
+            exc.reason = {"code": reason_code, "params": dict(getattr(reason, "params", None) or {})}
+        return exc
+
+    def message_json(self, mid: Any) -> dict[str, Any]:
+        """The ``error`` message of the protocol for this refusal."""
+        out: dict[str, Any] = {"type": "error", "id": mid, "code": self.code, "message": self.message}
+        if self.reason is not None:
+            out["reason"] = self.reason
+        return out
 
 
 MAX_DEPTH = 32

@@ -88,7 +88,7 @@ class Turns:
                 raise ProtocolError("bad_action", f"{raw!r:.80} is not a {table.game.title} move") from None
             reason = state.why_illegal(action, seat)
             if reason is not None:
-                raise ProtocolError("illegal", reason)
+                raise ProtocolError.refused(reason)
             if auto and len(state.legal_actions(seat)) != 1:
                 raise ProtocolError("not_forced", "only a forced move (your single legal move) can be marked as "
                                                   "played automatically; send it without 'auto'")
@@ -97,7 +97,10 @@ class Turns:
             try:
                 after.apply(action, seat)
             except IllegalAction as exc:
-                raise ProtocolError("illegal", str(exc)) from None
+                refusal = ProtocolError("illegal", str(exc))
+                if exc.code is not None:
+                    refusal.reason = {"code": exc.code, "params": exc.params}
+                raise refusal from None
             ply = len(table.recorded)
             canonical = action.to_json()
             status = "finished" if after.is_terminal() else table.status

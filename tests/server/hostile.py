@@ -269,8 +269,13 @@ def check_reply(msg: dict[str, Any]) -> str | None:
     """What is wrong with a reply, or None."""
     kind = msg.get("type")
     if kind == "error":
-        if set(msg) != {"type", "id", "code", "message"}:
+        base = {"type", "id", "code", "message"}
+        if set(msg) != base and not (msg.get("code") == "illegal" and set(msg) == base | {"reason"}):
             return f"error with fields {sorted(msg)}"
+        reason = msg.get("reason")
+        if reason is not None and not (isinstance(reason, dict) and set(reason) == {"code", "params"}
+                                       and isinstance(reason["code"], str) and isinstance(reason["params"], dict)):
+            return f"error reason {reason!r:.120}"
         if msg["code"] not in WS_CODES:
             return f"error code {msg['code']!r}"
         if not isinstance(msg["message"], str) or not msg["message"]:

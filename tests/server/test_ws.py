@@ -76,6 +76,8 @@ def test_game_rule_refusals_name_the_reason(duel, server):
     me.send({"type": "act", "action": {"play": missing}, "moves": moves})
     err = me.error()
     assert err["code"] == "illegal" and "do not hold" in err["message"]
+    # the same refusal, language-neutral, for a client that writes it in its reader's language
+    assert err["reason"] == {"code": "gorus-maximus.not-held", "params": {"card": missing}}
     me.send({"type": "act", "action": {"play": hand[0]}, "moves": moves + 3})
     assert me.error()["code"] == "stale"
     assert stored_moves(server, code) == 0
