@@ -123,7 +123,11 @@ PLAN, EXEC, DRAW, OVER = "plan", "exec", "draw", "over"
 _CAN_INCOME = tuple("income" in a for a in ACTIONS)
 _CAN_RECRUIT = tuple("recruit" in a for a in ACTIONS)
 _CAN_ATTACK = tuple("attack" in a for a in ACTIONS)
+_CAN_DEFEND = tuple("defence" in a for a in ACTIONS)
 _MAX_COST = max(k.cost for k in KIND_BY_KEY.values())
+_COST = {k: kind.cost for k, kind in KIND_BY_KEY.items()}
+_TO_DRAW = tuple(max(0, min(DRAW_COUNT, HAND_LIMIT - k)) for k in range(NUM_CARDS + 1))
+"""Per hand size, the cards a seat draws at the end of a round."""
 _MEMO_LIMIT = 1 << 14
 """Entries a memo keeps before it starts again (the masks a game meets are few; a long search
 meets many)."""
@@ -131,6 +135,8 @@ meets many)."""
 _TURN_ORDERS = tuple(tuple(tuple((start + i) % n for i in range(n)) for start in range(n)) if n else ()
                      for n in range(MAX_SEATS + 1))
 """Per player count and starting seat, the seats in turn order."""
+_OTHERS = tuple(tuple(tuple(o for o in range(n) if o != s) for s in range(n)) for n in range(MAX_SEATS + 1))
+"""Per player count and seat, the other seats in seat order."""
 _DRAWS = tuple(tuple(Draw(s, c) for c in range(NUM_CARDS)) for s in range(MAX_SEATS))
 _MARKET_DRAWS = tuple(tuple(MarketDraw(s, c) for c in range(NUM_CARDS)) for s in range(MAX_SEATS))
 """One shared instance of each chance outcome (they are values), so drawing allocates nothing."""
@@ -138,6 +144,7 @@ _MARKET_DRAWS = tuple(tuple(MarketDraw(s, c) for c in range(NUM_CARDS)) for s in
 _PLACES: dict[int, tuple[Action, ...]] = {}
 _RECRUITS: dict[int, list[Any]] = {}
 _ATTACKS: dict[int, tuple[Action, ...]] = {}
+_NOT_READY: dict[tuple[bool, ...], tuple[int, ...]] = {}
 
 
 def _places(hand: int) -> tuple[Action, ...]:
@@ -221,6 +228,20 @@ class GorusArenaState(State[GorusArenaOptions]):
         self.secret = 0  # plan placements made this planning phase: the last entries of the history
         self.log: list[Event] = []  # the public log, worded only when read (see .events)
         self.step_from = 0  # where in ``log`` the latest choice's consequences begin (for the pages)
+        self._cache_options()
+
+    def _cache_options(self) -> None:
+        """The options the hot paths test, as plain attributes (the options never change; :meth:`clone`
+        copies these)."""
+        o = self.options
+        self._free_plan = o.free_plan
+        self._per_round = o.auction == "per-round"
+        self._simultaneous = o.tie_resolution == "simultaneous"
+        self._targets_mode = o.attack_targets
+        self._choose = o.refill == "choose"
+        self._reuse = o.used_cards == "discard"
+        self._rounds = o.rounds
+        self._guard_at_reveal = o.defence_timing == "reveal"
 
     @property
     def events(self) -> list[str]:
@@ -251,12 +272,14 @@ class GorusArenaState(State[GorusArenaOptions]):
     def targets(self, seat: int) -> int:
         """Mask of the gladiators ``seat`` may attack now."""
         mask = 0
-        mode = self.options.attack_targets
+        mode = self._targets_mode
         if mode == "bout":
             slot = self.slot
             if slot >= 0:
-                for o, a in enumerate(self.arena):
-                    if o != seat and slot < len(a):
+                arena = self.arena
+                for o in _OTHERS[self.n][seat]:  # the rivals, from a table (no enumerate and test)
+                    a = arena[o]
+                    if slot < len(a):
                         mask |= 1 << a[slot]
         elif mode == "arena":
             for o, a in enumerate(self.arena):
@@ -307,15 +330,14 @@ class GorusArenaState(State[GorusArenaOptions]):
     # ------------------------------------------------------------- round flow
     def _begin_planning(self) -> None:
         self.phase = PLAN
-        self.log.append((ROUND, self.round, self.options.rounds, self.start))
+        self.log.append((ROUND, self.round, self._rounds, self.start))
+        plan, ready, hand = self.plan, self.ready, self.hand
         for s in range(self.n):
-            self.plan[s] = []
-            self.ready[s] = False
-            if not self.hand[s]:
-                self.ready[s] = True
-            elif not self.options.free_plan:
+            plan[s] = []
+            ready[s] = not hand[s]
+            if hand[s] and not self._free_plan and hand[s].bit_count() == 1:  # (the test _autoplan begins with)
                 self._autoplan(s)
-        if all(self.ready):
+        if all(ready):
             self._reveal()
 
     def _autoplan(self, seat: int) -> None:
@@ -331,97 +353,102 @@ class GorusArenaState(State[GorusArenaOptions]):
 
     def _reveal(self) -> None:
         self.secret = 0  # every placement so far is now public
-        for s in self.turn_order():
-            self.arena[s] = self.plan[s]
-            self.plan[s] = []
-            self.log.append((REVEAL, s, tuple(self.arena[s])))
-        if self.options.defence_timing == "reveal":
-            for s in self.turn_order():
-                for c in self.arena[s]:
-                    if "defence" in ACTIONS[c]:
-                        self.shield[s] = max(self.shield[s], STRENGTH[c])
+        arena, plan, log, turn = self.arena, self.plan, self.log, self.turn_order()
+        for s in turn:
+            a = arena[s] = plan[s]
+            plan[s] = []
+            log.append((REVEAL, s, tuple(a)))
+        if self._guard_at_reveal:
+            shield = self.shield
+            for s in turn:
+                for c in arena[s]:
+                    if _CAN_DEFEND[c]:
+                        shield[s] = max(shield[s], STRENGTH[c])
                         self.acted |= 1 << c
-                if self.shield[s]:
-                    self.log.append((GUARDED, s, self.shield[s]))
+                if shield[s]:
+                    log.append((GUARDED, s, shield[s]))
         self.phase = EXEC
         self.slot = -1
         self.queue = []
         self.pending = None
         self.order = []
-        if self.options.auction == "per-round":
-            bids = {s: max(STRENGTH[c] for c in self.arena[s]) for s in range(self.n) if self.arena[s]}
-            self.order, self.round_tied = self._auction(bids, 0)
+        if self._per_round:
+            seats = [s for s in self.turn_order() if self.arena[s]]
+            if seats:
+                i = self._auction(seats, [max(STRENGTH[c] for c in self.arena[s]) for s in seats], 0)
+                self.order = seats if i < 0 else [seats[i]] + seats[:i] + seats[i + 1:]
+                self.round_tied = i < 0
+            else:
+                self.round_tied = False
         self._next_slot()
 
-    def _auction(self, bids: dict[int, int], what: int) -> tuple[list[int], bool]:
-        """Order of play and whether it was a tie: a single highest bid acts first, then the
-        rest in turn order; on a tie everybody acts in turn order from the starting player.
-        ``what`` numbers the auction in the log (0: the per-round auction)."""
-        order = [s for s in self.turn_order() if s in bids]
-        if not order:
-            return [], False
-        best = max(bids.values())
-        top = [s for s in order if bids[s] == best]
-        if len(top) == 1:
-            if len(order) > 1:
-                self.log.append((AUCTION, what, top[0], best))
-            return top + [s for s in order if s != top[0]], False
+    def _auction(self, seats: list[int], bids: list[int], what: int) -> int:
+        """The auction between ``seats`` (in turn order, at least one) bidding ``bids``: the index
+        of the single highest bid, which acts first (then the rest in turn order), or -1 on a tie
+        (everybody acts in turn order from the starting player). ``what`` numbers the auction in
+        the log (0: the per-round auction)."""
+        best = max(bids)
+        if bids.count(best) == 1:
+            i = bids.index(best)
+            if len(bids) > 1:
+                self.log.append((AUCTION, what, seats[i], best))
+            return i
         self.log.append((TIE, what, best))
-        return order, True
+        return -1
 
     def _next_slot(self) -> None:
         arena = self.arena
         longest = max(map(len, arena), default=0)
         dead = self.dead
+        turn = self.turn_order()
         while True:
             slot = self.slot = self.slot + 1
             if slot >= longest:
                 self._end_round()
                 return
-            cards: dict[int, int] = {}
-            for s, a in enumerate(arena):
-                if len(a) > slot:
-                    c = a[slot]
-                    if not dead >> c & 1:
-                        cards[s] = c
-            if not cards:
+            # the living cards at this slot, (seat, card) in turn order
+            live = [(s, arena[s][slot]) for s in turn if len(arena[s]) > slot and not dead >> arena[s][slot] & 1]
+            if not live:
                 continue
-            if self.options.auction == "per-round":
-                seats = [s for s in self.order if s in cards]
+            tied = False
+            if self._per_round:
+                cards = dict(live)
+                live = [(s, cards[s]) for s in self.order if s in cards]
                 tied = self.round_tied
-            elif len(cards) == 1:  # a lone card: no auction to hold or log
-                seats, tied = list(cards), False
-            else:
-                seats, tied = self._auction({s: STRENGTH[c] for s, c in cards.items()}, slot + 1)
-            self.tied = tied and self.options.tie_resolution == "simultaneous"
-            self.queue = [(s, cards[s]) for s in seats]
+            elif len(live) > 1:  # a lone card: no auction to hold or log
+                i = self._auction([s for s, _ in live], [STRENGTH[c] for _, c in live], slot + 1)
+                if i < 0:
+                    tied = True
+                elif i:
+                    live.insert(0, live.pop(i))  # the winner first, the rest in turn order
+            self.tied = tied and self._simultaneous
+            self.queue = live
             return
 
     def _advance(self) -> None:
         """Carry out everything that needs no decision, up to the next decision or chance node."""
         while self.phase == EXEC and self.pending is None:
             queue = self.queue
-            if not queue:
-                self._next_slot()
-                continue
-            head = queue[0]
-            seat, card = head
-            bit = 1 << card
-            if self.acted & bit or (self.dead & bit and not self.tied):
-                del queue[0]  # done already, or killed by a card that won the auction
-                continue
-            if self.dead & bit:
-                self.log.append((DOWN, seat, card))
-            if (_CAN_RECRUIT[card] or _CAN_ATTACK[card]) and self._has_choice(seat, card):
-                self.pending = head
-                return
-            del queue[0]
-            self.acted |= bit
-            if _CAN_INCOME[card]:  # the usual automatic action, as _auto does it
-                self.coins[seat] += INCOME
-                self.log.append((INCOME_EV, seat, card))
-            else:
-                self._auto(seat, card)
+            while queue:  # a card carried out by itself changes neither the phase nor the pending card
+                head = queue[0]
+                seat, card = head
+                bit = 1 << card
+                if self.acted & bit or (self.dead & bit and not self.tied):
+                    del queue[0]  # done already, or killed by a card that won the auction
+                    continue
+                if self.dead & bit:
+                    self.log.append((DOWN, seat, card))
+                if (_CAN_RECRUIT[card] or _CAN_ATTACK[card]) and self._has_choice(seat, card):
+                    self.pending = head
+                    return
+                del queue[0]
+                self.acted |= bit
+                if _CAN_INCOME[card]:  # the usual automatic action, as _auto does it
+                    self.coins[seat] += INCOME
+                    self.log.append((INCOME_EV, seat, card))
+                else:
+                    self._auto(seat, card)
+            self._next_slot()
 
     def _auto(self, seat: int, card: int) -> None:
         """Carry out a card with no choice to make: income if it can, else its guard, else nothing."""
@@ -438,11 +465,15 @@ class GorusArenaState(State[GorusArenaOptions]):
             self.log.append((NO_ATTACK, seat, card))
 
     def _end_round(self) -> None:
+        dead = self.dead
+        arena = self.arena
+        discard = self.discard
         for s in range(self.n):
-            for c in self.arena[s]:
-                if not self.dead >> c & 1:
-                    self.discard[s] |= 1 << c
-            self.arena[s] = []
+            used = 0
+            for c in arena[s]:
+                used |= 1 << c
+            discard[s] |= used & ~dead  # the living ones
+            arena[s] = []
         self.acted = 0
         self.shield = [0] * self.n
         self.queue = []
@@ -450,37 +481,36 @@ class GorusArenaState(State[GorusArenaOptions]):
         self.round_tied = self.tied = False
         self.pending = None
         self.slot = -1
-        if self.round >= self.options.rounds:
+        if self.round >= self._rounds:
             self.phase = OVER
             self.log.append((GAME_OVER, tuple(self.score(s) for s in range(self.n))))
             return
         self.phase = DRAW
-        self.draws = [
-            [s, "own", max(0, min(DRAW_COUNT, HAND_LIMIT - self.hand[s].bit_count())), 0]
-            for s in self.turn_order()
-        ]
+        hand = self.hand
+        self.draws = [[s, "own", _TO_DRAW[hand[s].bit_count()], 0] for s in self.turn_order()]
         self._prepare_draws()
 
     def _prepare_draws(self) -> None:
         """Settle the deterministic part of drawing; stop where a random card is needed."""
-        while self.draws:
-            seat, source, left, drawn = self.draws[0]
+        draws, deck, log = self.draws, self.deck, self.log
+        while draws:
+            seat, source, left, drawn = draws[0]
             if source == "own":
-                if left > 0 and not self.deck[seat] and self.discard[seat] and self.options.used_cards == "discard":
-                    self.deck[seat] = self.discard[seat]
+                if left > 0 and not deck[seat] and self.discard[seat] and self._reuse:
+                    deck[seat] = self.discard[seat]
                     self.discard[seat] = 0
-                    self.log.append((RESHUFFLE, seat))
-                if left > 0 and self.deck[seat]:
+                    log.append((RESHUFFLE, seat))
+                if left > 0 and deck[seat]:
                     return
-                self.draws.pop(0)
+                del draws[0]
                 if drawn:
-                    self.log.append((DRAWS, seat, drawn))
+                    log.append((DRAWS, seat, drawn))
                 if not self.hand[seat]:
-                    self.draws.insert(0, [seat, "market", MARKET_DRAW, 0])
+                    draws.insert(0, [seat, "market", MARKET_DRAW, 0])
             else:
                 if left > 0 and self.market & GLADIATOR_MASK:
                     return
-                self.draws.pop(0)
+                del draws[0]
         self.round += 1
         self.start = self._next_start()
         self._begin_planning()
@@ -495,12 +525,12 @@ class GorusArenaState(State[GorusArenaOptions]):
         rule = self.options.starting_player
         if rule == "fixed":
             return self.start
-        order = [(self.start + i) % self.n for i in range(1, self.n + 1)]
         if rule == "trailing":
+            order = [(self.start + i) % self.n for i in range(1, self.n + 1)]
             scores = [self.score(s) for s in range(self.n)]
             low = min(scores)
             return next(s for s in order if scores[s] == low)
-        return order[0]
+        return (self.start + 1) % self.n  # rotate: the next seat in turn
 
     # ------------------------------------------------------------- protocol
     def current_seats(self) -> tuple[int, ...]:
@@ -508,8 +538,11 @@ class GorusArenaState(State[GorusArenaOptions]):
         if phase == EXEC:
             return (self.pending[0],) if self.pending is not None else ()
         if phase == PLAN:
-            ready = self.ready
-            return tuple([s for s in range(self.n) if not ready[s]])
+            ready = tuple(self.ready)
+            got = _NOT_READY.get(ready)  # a memo keyed by the flags themselves (a few dozen at most)
+            if got is None:
+                got = _NOT_READY[ready] = tuple([s for s, r in enumerate(ready) if not r])
+            return got
         if phase == DRAW:
             picker = self.picker()
             return (CHANCE,) if picker is None else (picker,)
@@ -535,8 +568,9 @@ class GorusArenaState(State[GorusArenaOptions]):
         if phase == PLAN:
             if self.ready[seat]:
                 return ()
-            places = _places(self.hand[seat])
-            return places + (DONE,) if self.options.free_plan and self.plan[seat] else places
+            hand = self.hand[seat]
+            places = _PLACES.get(hand) or _places(hand)  # the memo read inline, as it nearly always hits
+            return places + (DONE,) if self._free_plan and self.plan[seat] else places
         if phase == DRAW and self.picker() == seat:
             return tuple(PICK[k] for k in kinds_in(self.market & GLADIATOR_MASK))
         return ()
@@ -635,9 +669,8 @@ class GorusArenaState(State[GorusArenaOptions]):
             pending = self.pending
             if pending is not None and (seat is None or seat == pending[0]):
                 seat = pending[0]
-                kind = type(action)
-                if kind is not Pass and not (kind is Income and _CAN_INCOME[pending[1]]):
-                    reason = self.why_illegal(action, seat)  # pass, and income where offered, are legal
+                if type(action) is not Pass and not self._legal_exec(action, seat, pending[1]):
+                    reason = self.why_illegal(action, seat)
                     if reason is not None:
                         raise IllegalAction(reason)
                 self._apply_exec(seat, action)
@@ -657,13 +690,33 @@ class GorusArenaState(State[GorusArenaOptions]):
             return
         State.apply(self, action, seat)
 
+    def _legal_exec(self, action: Action, seat: int, card: int) -> bool:
+        """Whether the acting ``card``'s move is surely legal: each test implies every check of
+        :meth:`why_illegal` passes; anything else is left to it (which words the refusal)."""
+        kind = type(action)
+        if kind is Pass:
+            return True
+        if kind is Income:
+            return _CAN_INCOME[card]
+        if kind is Recruit:
+            key = action.card  # type: ignore[attr-defined]
+            cost = _COST.get(key)
+            return (cost is not None and _CAN_RECRUIT[card] and self.market & KIND_MASK[key] != 0
+                    and self.hand[seat].bit_count() < HAND_LIMIT and cost <= self.coins[seat])
+        if kind is Attack:
+            t = action.target  # type: ignore[attr-defined]
+            # targets() holds only living gladiators; the own-card test is why_illegal's
+            return (_CAN_ATTACK[card] and type(t) is int and 0 <= t < NUM_CARDS
+                    and self.targets(seat) >> t & 1 == 1 and not self.owned(seat) >> t & 1)
+        return False
+
     def _settle_chance(self) -> None:
         """:meth:`State._settle_chance` without asking for the seats: a draw is due while the
         phase is drawing and no seat picks its refill (the same test as ``current_seats``)."""
         rng = self.rng
         assert rng is not None
         history = self.history
-        choose = self.options.refill == "choose"
+        choose = self._choose
         while self.phase == DRAW:
             task = self.draws[0]
             seat = task[0]
@@ -674,18 +727,29 @@ class GorusArenaState(State[GorusArenaOptions]):
                 self._apply(CHANCE, outcome)
                 history.append((CHANCE, outcome))
                 continue
-            # a draw from the own pile: sample_chance and _apply_chance inlined, same random numbers
+            # the seat's draws from its own pile, one after another: sample_chance and _apply_chance
+            # inlined (the same random numbers, from Rng itself); nothing is settled between two
+            # draws of one task
+            outcomes = _DRAWS[seat]
             pile = self.deck[seat]
-            card = nth_bit(pile, rng.below(pile.bit_count()))
-            bit = 1 << card
-            self.deck[seat] = pile & ~bit
-            self.hand[seat] |= bit
-            task[2] -= 1
-            task[3] += 1
-            if not task[2] or not self.deck[seat]:  # else nothing to settle before the next draw
-                self._prepare_draws()
+            hand = self.hand[seat]
+            left = task[2]
+            while True:
+                card = nth_bit(pile, rng.below(pile.bit_count()))
+                bit = 1 << card
+                pile &= ~bit
+                hand |= bit
+                left -= 1
+                history.append((CHANCE, outcomes[card]))
+                if not left or not pile:
+                    break
+            self.deck[seat] = pile
+            self.hand[seat] = hand
+            task[3] += task[2] - left
+            task[2] = left
+            self._prepare_draws()
+            if self.phase == EXEC:  # (_advance does nothing in any other phase)
                 self._advance()
-            history.append((CHANCE, _DRAWS[seat][card]))
 
     def _apply(self, seat: int, action: Action) -> None:
         if seat == CHANCE:
@@ -713,7 +777,7 @@ class GorusArenaState(State[GorusArenaOptions]):
             bit &= -bit
             hand ^= bit
             plan.append(bit.bit_length() - 1)
-            if not self.options.free_plan and hand.bit_count() == 1 and len(plan) < PLAN_SIZE:
+            if not self._free_plan and hand.bit_count() == 1 and len(plan) < PLAN_SIZE:
                 plan.append(hand.bit_length() - 1)  # _autoplan: the last card needs no choice
                 hand = 0
             self.hand[seat] = hand
@@ -732,19 +796,20 @@ class GorusArenaState(State[GorusArenaOptions]):
         self.step_from = len(self.log)
         _, card = self.pending
         self.pending = None
-        self.queue.pop(0)
+        del self.queue[0]
         self.acted |= 1 << card
         kind = type(action)
         if kind is Attack:
             self._attack(seat, card, action.target)  # type: ignore[attr-defined]
         elif kind is Recruit:
             key = action.card  # type: ignore[attr-defined]
-            bit = self.market & KIND_MASK[key]
+            market, kind_mask = self.market, KIND_MASK[key]
+            bit = market & kind_mask
             bit &= -bit
-            cost = KIND_BY_KEY[key].cost
+            cost = _COST[key]
             self.coins[seat] -= cost
-            _market_left(self.market, self.market ^ bit, KIND_MASK[key])
-            self.market ^= bit
+            _market_left(market, market ^ bit, kind_mask)
+            self.market = market ^ bit
             self.hand[seat] |= bit
             self.log.append((RECRUITS, seat, card, key, cost))
         elif kind is Income:
@@ -872,6 +937,14 @@ class GorusArenaState(State[GorusArenaOptions]):
         c.secret = self.secret
         c.log = self.log[:]
         c.step_from = self.step_from
+        c._free_plan = self._free_plan
+        c._per_round = self._per_round
+        c._simultaneous = self._simultaneous
+        c._targets_mode = self._targets_mode
+        c._choose = self._choose
+        c._reuse = self._reuse
+        c._rounds = self._rounds
+        c._guard_at_reveal = self._guard_at_reveal
         return c
 
     def _position(self) -> dict[str, Any]:
