@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import pytest
 
 from ludus.agents.base import make_agent
 from ludus.core.compiled import CompiledPlayouts
@@ -71,6 +72,35 @@ def lockstep(fast: LudusVectorEnv, slow: LudusVectorEnv, steps: int, seed: int,
         illegal += int(got[4].get("illegal_action", np.zeros(n)).sum())
         rewards.update(got[1][got[2]].tolist())
     return ended, illegal, rewards
+
+
+def check_partial_resets(fast: LudusVectorEnv, slow: LudusVectorEnv) -> None:
+    """``reset`` of some slots (``reset_mask``) and a reseed mid-run: both environments load the
+    same fresh games into those slots only, and go on alike."""
+    n = fast.num_envs
+    rng = np.random.default_rng(5)
+    got: Any = fast.reset(seed=3)
+    want: Any = slow.reset(seed=3)
+    for t in range(120):
+        if t % 40 == 39:
+            which = {"reset_mask": rng.random(n) < 0.5}
+            got, want = fast.reset(seed=t, options=which), slow.reset(seed=t, options=which)
+            same(got, want, f"reset {t}")
+        mask = got[0]["action_mask"]
+        actions = (rng.random(mask.shape) * mask).argmax(axis=1)
+        got, want = fast.step(actions), slow.step(actions)
+        same(got, want, f"step {t}")
+
+
+def check_illegal_raises(*envs: LudusVectorEnv) -> None:
+    """With ``illegal_action="raise"``, an unmasked number in sub-environment 0 raises the same error."""
+    for env in envs:
+        obs, _ = env.reset(seed=4)
+        mask = obs["action_mask"]
+        actions = mask.argmax(axis=1)
+        actions[0] = np.flatnonzero(mask[0] == 0)[0]
+        with pytest.raises(ValueError, match=r"sub-environment 0: action \d+ is not legal"):
+            env.step(actions)
 
 
 def play_prefix(state: State, rng: Rng, pick: Rng, moves: int) -> None:

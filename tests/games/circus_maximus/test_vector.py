@@ -21,7 +21,6 @@ import pytest
 
 pytest.importorskip("numba")
 
-from ludus.core.game import CHANCE
 from ludus.core.rng import Rng
 from ludus.games.circus_maximus.compiled import (
     _H_FAVOURS,
@@ -44,7 +43,7 @@ from ludus.interop.action_space import InteropError, acting_seat, build_action_s
 from ludus.interop.specs import encoder_for
 from ludus.interop.vector_env import LudusVectorEnv
 
-from ..vector_harness import check_steps_mid_game, env_pair, lockstep
+from ..vector_harness import check_illegal_raises, check_steps_mid_game, env_pair, lockstep, play_prefix
 from .test_compiled import RICH_CARDS
 
 CASES = [  # options, learner seat, opponents, sub-environments, steps
@@ -85,13 +84,7 @@ def test_illegal_actions_penalized_or_raised() -> None:
     ended, illegal, _ = lockstep(fast, slow, 120, 8)
     assert ended > 0 and illegal > 0
     fast, slow = env_pair("circus-maximus", {}, 1, "heuristic", 3, illegal_action="raise")
-    for env in (fast, slow):
-        obs, _ = env.reset(seed=4)
-        mask = obs["action_mask"]
-        actions = mask.argmax(axis=1)
-        actions[0] = np.flatnonzero(mask[0] == 0)[0]
-        with pytest.raises(ValueError, match=r"sub-environment 0: action \d+ is not legal"):
-            env.step(actions)
+    check_illegal_raises(fast, slow)
 
 
 def test_compiled_by_default_and_refusals() -> None:
@@ -200,11 +193,7 @@ def test_the_observation_is_the_encoders_and_reads_only_the_learners_observation
                             S[_H_FAVOURS + seat] or S[_S_FAV_DECK])
                         assert not np.array_equal(encode(mine, seat), row)
                         changed += 1
-            actor = acting_seat(state)
-            if actor is None:
+            if acting_seat(state) is None:
                 break
-            if actor == CHANCE:
-                state.apply(state.sample_chance(rng), CHANCE)
-            else:
-                state.apply(pick.choice(state.legal_actions(actor)), actor)
+            play_prefix(state, rng, pick, 1)  # one move at random, or a chance step
     assert positions > 500 and changed > 100

@@ -22,7 +22,6 @@ import pytest
 
 pytest.importorskip("numba")
 
-from ludus.core.game import CHANCE
 from ludus.core.rng import Rng
 from ludus.games.gladius.cards import builtin_catalogue
 from ludus.games.gladius.compiled import OVER, PLAYOUTS, RESHUFFLE, S_PHASE, Z_HAND, Z_KNOWN, Z_PILE
@@ -32,7 +31,14 @@ from ludus.interop.action_space import InteropError, acting_seat, build_action_s
 from ludus.interop.specs import encoder_for
 from ludus.interop.vector_env import LudusVectorEnv
 
-from ..vector_harness import check_steps_mid_game, env_pair, lockstep, same
+from ..vector_harness import (
+    check_illegal_raises,
+    check_partial_resets,
+    check_steps_mid_game,
+    env_pair,
+    lockstep,
+    play_prefix,
+)
 from .test_compiled import BIG_SET
 
 FIGHTERS = tuple(builtin_catalogue().fighters)
@@ -116,30 +122,13 @@ def test_illegal_actions_penalized_or_raised() -> None:
     ended, illegal, _ = lockstep(fast, slow, 150, 8)
     assert ended > 0 and illegal > 0
     fast, slow = env_pair("gladius", {}, 1, "heuristic", 3, illegal_action="raise")
-    for env in (fast, slow):
-        obs, _ = env.reset(seed=4)
-        mask = obs["action_mask"]
-        actions = mask.argmax(axis=1)
-        actions[0] = np.flatnonzero(mask[0] == 0)[0]
-        with pytest.raises(ValueError, match=r"sub-environment 0: action \d+ is not legal"):
-            env.step(actions)
+    check_illegal_raises(fast, slow)
 
 
 def test_partial_resets_and_reseeding() -> None:
     """``reset`` of some slots (``reset_mask``) and a reseed mid-run load fresh games into those slots only."""
     fast, slow = env_pair("gladius", {"attack": "optional"}, 1, "heuristic", 6)
-    rng = np.random.default_rng(5)
-    got: Any = fast.reset(seed=3)
-    want: Any = slow.reset(seed=3)
-    for t in range(120):
-        if t % 40 == 39:
-            which = {"reset_mask": rng.random(6) < 0.5}
-            got, want = fast.reset(seed=t, options=which), slow.reset(seed=t, options=which)
-            same(got, want, f"reset {t}")
-        mask = got[0]["action_mask"]
-        actions = (rng.random(mask.shape) * mask).argmax(axis=1)
-        got, want = fast.step(actions), slow.step(actions)
-        same(got, want, f"step {t}")
+    check_partial_resets(fast, slow)
 
 
 def test_compiled_by_default() -> None:
@@ -263,12 +252,8 @@ def test_the_observation_is_the_encoders_and_reads_no_hidden_information(values:
                 scrambled[Z_PILE] = np.asarray([pick.below(9) for _ in range(z.shape[1])])
                 scrambled[other] = np.asarray([pick.below(9) for _ in range(z.shape[1])])
                 assert np.array_equal(encode(st, scrambled, seat), row), (game, seat)
-            actor = acting_seat(state)
-            if actor is None:
+            if acting_seat(state) is None:
                 break
-            if actor == CHANCE:
-                state.apply(state.sample_chance(rng), CHANCE)
-            else:
-                state.apply(pick.choice(state.legal_actions(actor)), actor)
+            play_prefix(state, rng, pick, 1)  # one move at random, or a chance step
     assert seats == 1 or (swapped > 200 and own > 50)  # solo: the pile is all that is hidden
     assert RESHUFFLE in phases and OVER in phases

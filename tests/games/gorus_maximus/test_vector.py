@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 import pytest
 
 pytest.importorskip("numba")
@@ -25,7 +24,7 @@ from ludus.games.gorus_maximus.game import GAME
 from ludus.interop.action_space import InteropError, build_action_space
 from ludus.interop.vector_env import LudusVectorEnv
 
-from ..vector_harness import check_steps_mid_game, env_pair, lockstep, same
+from ..vector_harness import check_partial_resets, check_steps_mid_game, env_pair, lockstep
 
 CASES = [  # options, learner seat, opponents, sub-environments, steps
     ({"players": 2}, 0, "random", 8, 300),
@@ -56,18 +55,7 @@ def test_same_trajectories(options: dict[str, Any], seat: int, opponents: Any, n
 def test_partial_resets_and_reseeding() -> None:
     """``reset`` of some slots (``reset_mask``) and a reseed mid-run load fresh games into those slots only."""
     fast, slow = env_pair("gorus-maximus", {"players": 3}, 1, "heuristic", 6)
-    rng = np.random.default_rng(5)
-    got: Any = fast.reset(seed=3)
-    want: Any = slow.reset(seed=3)
-    for t in range(120):
-        if t % 40 == 39:
-            which = {"reset_mask": rng.random(6) < 0.5}
-            got, want = fast.reset(seed=t, options=which), slow.reset(seed=t, options=which)
-            same(got, want, f"reset {t}")
-        mask = got[0]["action_mask"]
-        actions = (rng.random(mask.shape) * mask).argmax(axis=1)
-        got, want = fast.step(actions), slow.step(actions)
-        same(got, want, f"step {t}")
+    check_partial_resets(fast, slow)
 
 
 def test_off_without_the_compiler(monkeypatch: pytest.MonkeyPatch) -> None:
