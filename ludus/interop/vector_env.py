@@ -51,6 +51,7 @@ from ..core.game import CHANCE, SeatView, State
 from ..core.rng import Rng
 from .action_space import InteropError, acting_seat
 from .gymnasium_env import LudusSingleAgentEnv
+from .specs import encoder_for
 
 __all__ = ["LudusVectorEnv"]
 
@@ -133,13 +134,14 @@ class LudusVectorEnv(VectorEnv):
             return None
         playouts = self.game.compiled_playouts()
         steps = None
-        if playouts is not None:
+        exact = encoder_for(self.game, self.options)  # what compiled stepping writes, bit for bit
+        if playouts is not None and type(self.encoder) is type(exact) and self.encoder.size == exact.size:
             kinds = [None if s == self.seat else normalize_kind(self.opponent_kinds[s])
                      for s in range(len(self.opponent_kinds) + 1)]
             steps = playouts.vector_steps(self.options, self.num_envs, self.seat, kinds, self.space.player)
         if steps is None and wanted:
-            raise InteropError(f"{self.game.title}: no compiled stepping for these options and opponents "
-                               "(or numba is unavailable); use compiled=None or False")
+            raise InteropError(f"{self.game.title}: no compiled stepping for these options, opponents and "
+                               "encoder (or numba is unavailable); use compiled=None or False")
         return steps
 
     # ------------------------------------------------------------------ one sub-environment

@@ -117,9 +117,11 @@ def play_prefix(state: State, rng: Rng, pick: Rng, moves: int) -> None:
 
 def check_steps_mid_game(game: Game, playouts: CompiledPlayouts, values: dict[str, Any], seat: int,
                          kinds: list[str | None], *, slots: int, prefix: int, rounds: int,
-                         watch: Callable[[Any], bool] | None = None) -> tuple[int, int]:
+                         watch: Callable[[Any], bool] | None = None,
+                         also: Callable[[Any, int, State], None] | None = None) -> tuple[int, int]:
     """Step ``slots`` slots ``rounds`` times from states after up to ``prefix`` random moves;
-    returns (games ended, learner decisions at which ``watch(state)`` held)."""
+    returns (games ended, learner decisions at which ``watch(state)`` held). ``also(steps, i,
+    state)`` checks more of slot ``i`` after each step (what a game keeps beside the position)."""
     options = game.parse_options(values)
     space = build_action_space(game, options)
     encoder = encoder_for(game, options)
@@ -176,5 +178,7 @@ def check_steps_mid_game(game: Game, playouts: CompiledPlayouts, values: dict[st
             assert np.array_equal(mask[i], want), (t, i)
             assert terminated[i] == state.is_terminal()
             assert rewards[i] == (state.returns()[seat] if state.is_terminal() else 0.0)
+            if also is not None:
+                also(steps, i, state)
             ended += state.is_terminal()
     return ended, watched

@@ -268,3 +268,4 @@ def test_any_encoder_works(monkeypatch, encoder):
     assert ends > 0 and illegal > 0
     env = LudusVectorEnv("gorus-arena", 2, short("gorus-arena"), opponents="random")
     assert isinstance(env.encoder, encoder) and env.single_observation_space["observation"].shape == (256,)
+    assert not env.compiled  # compiled stepping writes the game's exact encoding only

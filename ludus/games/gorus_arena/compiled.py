@@ -23,11 +23,21 @@ of ``data/cards.toml``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 
-from ...core.compiled import CHANCE_RNG, POLICY_RNGS, ROLLOUT, CompiledPlayouts, njit, rng_below, rng_random
+from ...core.compiled import (
+    CHANCE_RNG,
+    POLICY_RNGS,
+    ROLLOUT,
+    CompiledPlayouts,
+    CompiledSteps,
+    njit,
+    rng_below,
+    rng_random,
+)
 from ...core.game import State
 from ...core.playout import MAX_PLAYOUT_DECISIONS
 from .actions import INCOME
@@ -98,6 +108,19 @@ OFF_ORDER = OFF_QUEUE + 2 * MS
 OFF_DRAWS = OFF_ORDER + MS
 """Draws still to make: ``OFF_DRAWS + 4 * i`` + (seat, source, still to draw, drawn)."""
 SIZE = OFF_DRAWS + 4 * (MS + 1)
+
+# The log, traced for the vector steps only (:mod:`.vector`): an array longer than SIZE holds
+# the number of log lines so far at TR_COUNT and the last WINDOW lines (what an observation
+# shows) in a ring at TR_RING, TR_LINE ints each: code, seat, number of kinds (-1: names this
+# card list lacks), then the kind indices. Only the lines that can place a hidden card have a
+# code of their own (see :mod:`.knowledge`); the playouts' SIZE-long arrays write nothing.
+WINDOW = 40
+"""``views.EVENTS_SHOWN`` (checked by the tests)."""
+TR_LINE = 3 + ROW
+TR_COUNT = SIZE
+TR_RING = SIZE + 1
+TRACED = TR_RING + WINDOW * TR_LINE
+L_OTHER, L_ROUND1, L_REVEAL, L_RECRUIT, L_MARKET, L_KILL = range(6)
 
 PHASES = (PLAN, EXEC, DRAW, OVER)
 P_PLAN, P_EXEC, P_DRAW, P_OVER = 0, 1, 2, 3
@@ -239,6 +262,31 @@ def _dead(st: Any, c: int) -> bool:
 
 
 @njit
+def _line(st: Any, code: int, seat: int, kind: int) -> None:
+    """One log line into the trace (a traced array only): ``kind`` -1 names no card."""
+    if st.shape[0] > SIZE:
+        at = TR_RING + st[TR_COUNT] % WINDOW * TR_LINE
+        st[TR_COUNT] += 1
+        st[at] = code
+        st[at + 1] = seat
+        st[at + 2] = 0 if kind < 0 else 1
+        st[at + 3] = kind
+
+
+@njit
+def _line_reveal(st: Any, tab: Any, seat: int) -> None:
+    """The line of ``seat``'s reveal: the kinds of its arena, in order."""
+    if st.shape[0] > SIZE:
+        at = TR_RING + st[TR_COUNT] % WINDOW * TR_LINE
+        st[TR_COUNT] += 1
+        st[at] = L_REVEAL
+        st[at + 1] = seat
+        st[at + 2] = st[S_ARENA_LEN + seat]
+        for j in range(st[S_ARENA_LEN + seat]):
+            st[at + 3 + j] = tab[T_KIND, st[OFF_ARENA + seat * ROW + j]]
+
+
+@njit
 def _score(st: Any, tab: Any, seat: int) -> int:
     """``score``: points of the seat's living gladiators, and a point per 3 coins."""
     total = 0
@@ -365,6 +413,7 @@ def _flow(step: int, st: Any, tab: Any, work: Any) -> None:
     while step != F_STOP:
         if step == F_BEGIN:
             st[I_PHASE] = P_PLAN
+            _line(st, L_ROUND1 if st[I_ROUND] == 1 else L_OTHER, -1, -1)
             all_ready = True
             for s in range(n):
                 for j in range(ROW):
@@ -387,6 +436,8 @@ def _flow(step: int, st: Any, tab: Any, work: Any) -> None:
             for s in range(n):
                 st[S_ARENA_LEN + s] = st[S_PLAN_LEN + s]
                 st[S_PLAN_LEN + s] = 0
+            for i in range(n):
+                _line_reveal(st, tab, (start + i) % n)
             if st[O_DEFENCE] == 0:  # reveal: defence cards guard at once
                 for i in range(n):
                     s = (start + i) % n
@@ -396,6 +447,8 @@ def _flow(step: int, st: Any, tab: Any, work: Any) -> None:
                             if tab[T_STRENGTH, c] > st[S_SHIELD + s]:
                                 st[S_SHIELD + s] = tab[T_STRENGTH, c]
                             st[G_ACTED + c // WORD] |= _bit(c)
+                    if st[S_SHIELD + s] > 0:
+                        _line(st, L_OTHER, s, -1)
             st[I_PHASE] = P_EXEC
             st[I_SLOT] = -1
             for i in range(OFF_QUEUE, OFF_QUEUE + 2 * MS):
@@ -414,6 +467,8 @@ def _flow(step: int, st: Any, tab: Any, work: Any) -> None:
                         if v > work[bids + s]:
                             work[bids + s] = v
                 count, tied = _auction(st, work)
+                if count > 1:
+                    _line(st, L_OTHER, -1, -1)
                 for i in range(count):
                     st[OFF_ORDER + i] = work[seq + i]
                 st[I_NORDER] = count
@@ -453,6 +508,8 @@ def _flow(step: int, st: Any, tab: Any, work: Any) -> None:
                     for s in range(n):
                         work[bids + s] = tab[T_STRENGTH, work[at + s]] if work[at + s] >= 0 else -1
                     count, tied = _auction(st, work)
+                    if count > 1:
+                        _line(st, L_OTHER, -1, -1)
                 st[I_TIED] = 1 if tied and st[O_TIERES] == 0 else 0
                 for i in range(MS):
                     if i < count:
@@ -487,6 +544,7 @@ def _flow(step: int, st: Any, tab: Any, work: Any) -> None:
             st[I_SLOT] = -1
             if st[I_ROUND] >= st[O_ROUNDS]:
                 st[I_PHASE] = P_OVER
+                _line(st, L_OTHER, -1, -1)
                 step = F_STOP
             else:
                 st[I_PHASE] = P_DRAW
@@ -516,9 +574,12 @@ def _flow(step: int, st: Any, tab: Any, work: Any) -> None:
                         st[dk + 1] = st[dc + 1]
                         st[dc] = 0
                         st[dc + 1] = 0
+                        _line(st, L_OTHER, seat, -1)
                     if left > 0 and st[dk] | st[dk + 1]:
                         step = F_STOP
                         break
+                    if st[OFF_DRAWS + 3] > 0:
+                        _line(st, L_OTHER, seat, -1)
                     _draws_pop(st)
                     if _hand_count(st, seat) == 0:
                         k = st[I_NDRAWS]
@@ -626,6 +687,8 @@ def _advance(st: Any, tab: Any, work: Any) -> None:
         if st[G_ACTED + w] & b or (st[G_DEAD + w] & b and not st[I_TIED]):
             _queue_pop(st)
             continue
+        if st[G_DEAD + w] & b:
+            _line(st, L_OTHER, seat, -1)  # down, but it acts: the auction was tied
         count = _choices(st, tab, work, seat, card)
         if count > tab[T_INCOME, card]:  # something besides income: the seat decides
             st[I_PSEAT] = seat
@@ -633,6 +696,7 @@ def _advance(st: Any, tab: Any, work: Any) -> None:
             return
         _queue_pop(st)
         st[G_ACTED + w] |= b
+        _line(st, L_OTHER, seat, -1)  # income, a guard, or nothing to do
         if count:
             st[S_COINS + seat] += tab[T_RULES, R_INCOME]
         elif tab[T_GUARD, card] and tab[T_STRENGTH, card] > st[S_SHIELD + seat]:
@@ -713,6 +777,8 @@ def _chance(st: Any, tab: Any, work: Any, rngs: Any, which: int) -> None:
         p1 = st[d + 1] & tab[T_RULES, R_GLAD1]
     c = _nth(p0, p1, rng_below(rngs, which, _pop(p0) + _pop(p1)))
     st[d + c // WORD] &= ~_bit(c)
+    if not own:
+        _line(st, L_MARKET, seat, tab[T_KIND, c])
     _take(st, tab, work, seat, c)
 
 
@@ -725,6 +791,7 @@ def _apply(st: Any, tab: Any, work: Any, seat: int, action: int) -> None:
     if phase == P_DRAW:  # a refill picked from the market: its lowest card of that kind
         c = _lowest(st[G_MARKET] & tab[K_MASK0, arg], st[G_MARKET + 1] & tab[K_MASK1, arg])
         st[G_MARKET + c // WORD] &= ~_bit(c)
+        _line(st, L_MARKET, seat, arg)
         _take(st, tab, work, seat, c)
         return
     if phase == P_PLAN:
@@ -763,13 +830,20 @@ def _apply(st: Any, tab: Any, work: Any, seat: int, action: int) -> None:
             st[G_DEAD + w] |= b
             for pile in range(3):
                 st[_mask(pile, victim) + w] &= ~b
+            _line(st, L_KILL, victim, tab[T_KIND, arg])
+        else:
+            _line(st, L_OTHER, seat, -1)
     elif kind == A_RECRUIT:
         c = _lowest(st[G_MARKET] & tab[K_MASK0, arg], st[G_MARKET + 1] & tab[K_MASK1, arg])
         st[S_COINS + seat] -= tab[K_COST, arg]
         st[G_MARKET + c // WORD] &= ~_bit(c)
         st[_mask(M_HAND, seat) + c // WORD] |= _bit(c)
+        _line(st, L_RECRUIT, seat, arg)
     elif kind == A_INCOME:
         st[S_COINS + seat] += tab[T_RULES, R_INCOME]
+        _line(st, L_OTHER, seat, -1)
+    else:
+        _line(st, L_OTHER, seat, -1)  # pass
     _advance(st, tab, work)
 
 
@@ -1141,6 +1215,15 @@ class GorusArenaPlayouts(CompiledPlayouts):
         if rngs.shape[0] < POLICY_RNGS + n or kinds.shape[0] < n:
             raise ValueError("a game of agents needs a kind and a generator for every seat")  # numba checks no bounds
         return _run_agents(st, TABLE, WEIGHTS, rngs, has_state_rng, kinds, MAX_PLAYOUT_DECISIONS)
+
+    def vector_steps(
+        self, options: Any, num_envs: int, seat: int, kinds: Sequence[str | None], player_actions: Sequence[Any]
+    ) -> CompiledSteps | None:
+        """The vector environment's stepping, compiled (:mod:`.vector`): every option and player
+        count, the random and heuristic agents."""
+        from .vector import vector_steps  # it builds on this module
+
+        return vector_steps(self, options, num_envs, seat, kinds, player_actions)
 
 
 _NONE = [-1] * (ROW * MS + 4 * (MS + 1))
