@@ -21,7 +21,7 @@ from ludus.agents.base import make_agent
 from ludus.core.compiled import CompiledPlayouts
 from ludus.core.game import CHANCE, Game, State
 from ludus.core.rng import Rng
-from ludus.interop.action_space import acting_seat, build_action_space
+from ludus.interop.action_space import InteropError, acting_seat, build_action_space
 from ludus.interop.specs import encoder_for
 from ludus.interop.vector_env import LudusVectorEnv
 
@@ -182,3 +182,16 @@ def check_steps_mid_game(game: Game, playouts: CompiledPlayouts, values: dict[st
                 also(steps, i, state)
             ended += state.is_terminal()
     return ended, watched
+
+
+def check_switches(game: str, monkeypatch: pytest.MonkeyPatch, **kw: Any) -> None:
+    """Compiled by default with random bots; Python for a bot kind it does not compile and with
+    ``LUDUS_COMPILED=0``, where ``compiled=True`` raises instead. ``kw`` goes to every environment."""
+    assert LudusVectorEnv(game, 2, opponents="random", **kw).compiled
+    assert not LudusVectorEnv(game, 2, opponents="ismcts-easy", **kw).compiled
+    with pytest.raises(InteropError):
+        LudusVectorEnv(game, 2, opponents="ismcts-easy", compiled=True, **kw)
+    monkeypatch.setenv("LUDUS_COMPILED", "0")
+    assert not LudusVectorEnv(game, 2, opponents="random", **kw).compiled
+    with pytest.raises(InteropError):
+        LudusVectorEnv(game, 2, opponents="random", compiled=True, **kw)

@@ -5,7 +5,8 @@ a cut) with the random policy or with :class:`~.heuristic.GorusArenaHeuristic`, 
 :func:`ludus.core.playout.playout` does: the same legal moves in the same order, the same
 moves chosen, the same draws from the same generators, the same scores.
 It also plays whole tournament games of the random and heuristic agents
-(:meth:`GorusArenaPlayouts.run_agents`), every move chosen by the seat's own agent.
+(:meth:`GorusArenaPlayouts.run_agents`), every move chosen by the seat's own agent, and the
+vector environment's games (:mod:`.vector`), for which it traces the log (``TR_*`` below).
 ``tests/games/gorus_arena/test_compiled.py`` checks that over thousands of seeded games in
 every mode.
 

@@ -27,7 +27,7 @@ from ludus.games.gladius.cards import builtin_catalogue
 from ludus.games.gladius.compiled import OVER, PLAYOUTS, RESHUFFLE, S_PHASE, Z_HAND, Z_KNOWN, Z_PILE
 from ludus.games.gladius.game import GAME
 from ludus.games.gladius.vector import _encode
-from ludus.interop.action_space import InteropError, acting_seat, build_action_space
+from ludus.interop.action_space import acting_seat, build_action_space
 from ludus.interop.specs import encoder_for
 from ludus.interop.vector_env import LudusVectorEnv
 
@@ -35,6 +35,7 @@ from ..vector_harness import (
     check_illegal_raises,
     check_partial_resets,
     check_steps_mid_game,
+    check_switches,
     env_pair,
     lockstep,
     play_prefix,
@@ -131,24 +132,13 @@ def test_partial_resets_and_reseeding() -> None:
     check_partial_resets(fast, slow)
 
 
-def test_compiled_by_default() -> None:
-    assert LudusVectorEnv("gladius", 2, opponents="random").compiled
+def test_compiled_by_default_off_without_the_compiler(monkeypatch: pytest.MonkeyPatch) -> None:
     assert LudusVectorEnv("gladius", 2, {"solo": True}, opponents=[]).compiled
-
-
-def test_off_without_the_compiler(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("LUDUS_COMPILED", "0")
-    assert not LudusVectorEnv("gladius", 2, opponents="random").compiled
-    with pytest.raises(InteropError):
-        LudusVectorEnv("gladius", 2, opponents="random", compiled=True)
+    check_switches("gladius", monkeypatch)
 
 
 def test_refusals_fall_back_to_python() -> None:
-    """Kinds it does not compile: the Python engine (``compiled=True`` refuses); and ``vector_steps``
-    refuses what it cannot step exactly."""
-    assert not LudusVectorEnv("gladius", 2, opponents="ismcts-easy").compiled
-    with pytest.raises(InteropError):
-        LudusVectorEnv("gladius", 2, opponents="ismcts-easy", compiled=True)
+    """``vector_steps`` refuses what it cannot step exactly (the environment then steps in Python)."""
     options = GAME.parse_options({})
     player = build_action_space(GAME, options).player
     assert PLAYOUTS.vector_steps(options, 2, 0, [None, "heuristic"], player) is not None

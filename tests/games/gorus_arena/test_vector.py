@@ -46,19 +46,9 @@ from ludus.games.gorus_arena.compiled import (
     _mask,
 )
 from ludus.games.gorus_arena.game import GAME
-from ludus.games.gorus_arena.options import (
-    ATTACK_TARGETS,
-    AUCTIONS,
-    DEFENCE_TIMINGS,
-    REFILLS,
-    STARTS,
-    TIE_BREAKS,
-    TIE_RESOLUTIONS,
-    USED_CARDS,
-)
 from ludus.games.gorus_arena.vector import _encode, _trace
 from ludus.games.gorus_arena.views import EVENTS_SHOWN
-from ludus.interop.action_space import InteropError, acting_seat, build_action_space
+from ludus.interop.action_space import acting_seat, build_action_space
 from ludus.interop.specs import encoder_for
 from ludus.interop.vector_env import LudusVectorEnv
 
@@ -66,10 +56,12 @@ from ..vector_harness import (
     check_illegal_raises,
     check_partial_resets,
     check_steps_mid_game,
+    check_switches,
     env_pair,
     lockstep,
     play_prefix,
 )
+from .test_compiled import CHOICES
 
 CASES = [  # options, learner seat, opponents, sub-environments, steps
     ({}, 0, "random", 6, 250),
@@ -87,18 +79,6 @@ CASES = [  # options, learner seat, opponents, sub-environments, steps
     ({"players": 2, "rounds": 12, "starting_player": "fixed", "first-player": 2}, 1, "heuristic", 4, 250),
 ]
 
-CHOICES: dict[str, tuple[Any, ...]] = {
-    "auction": AUCTIONS,
-    "defence_timing": DEFENCE_TIMINGS,
-    "attack_targets": ATTACK_TARGETS,
-    "free_plan": (False, True),
-    "starting_player": STARTS,
-    "tie_resolution": TIE_RESOLUTIONS,
-    "tie_break": TIE_BREAKS,
-    "armoury": (True, False),
-    "used_cards": USED_CARDS,
-    "refill": REFILLS,
-}
 
 
 @pytest.mark.parametrize(("options", "seat", "opponents", "n", "steps"), CASES)
@@ -141,24 +121,13 @@ def test_partial_resets_and_reseeding() -> None:
     check_partial_resets(fast, slow)
 
 
-def test_compiled_by_default() -> None:
-    assert LudusVectorEnv("gorus-arena", 2, opponents="random").compiled
+def test_compiled_by_default_off_without_the_compiler(monkeypatch: pytest.MonkeyPatch) -> None:
     assert LudusVectorEnv("gorus-arena", 2, {"players": 5}, seat=4, opponents="heuristic").compiled
-
-
-def test_off_without_the_compiler(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("LUDUS_COMPILED", "0")
-    assert not LudusVectorEnv("gorus-arena", 2, opponents="random").compiled
-    with pytest.raises(InteropError):
-        LudusVectorEnv("gorus-arena", 2, opponents="random", compiled=True)
+    check_switches("gorus-arena", monkeypatch)
 
 
 def test_refusals_fall_back_to_python() -> None:
-    """Kinds it does not compile: the Python engine (``compiled=True`` refuses); and ``vector_steps``
-    refuses what it cannot step exactly."""
-    assert not LudusVectorEnv("gorus-arena", 2, opponents="ismcts-easy").compiled
-    with pytest.raises(InteropError):
-        LudusVectorEnv("gorus-arena", 2, opponents="ismcts-easy", compiled=True)
+    """``vector_steps`` refuses what it cannot step exactly (the environment then steps in Python)."""
     options = GAME.parse_options({})
     player = build_action_space(GAME, options).player
     assert PLAYOUTS.vector_steps(options, 2, 0, [None, "heuristic", "random"], player) is not None
