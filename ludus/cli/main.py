@@ -16,6 +16,7 @@ from rich.table import Table
 from ..core.errors import LudusError
 from ..i18n import (
     LANGUAGES,
+    N_,
     _,
     format_number,
     ngettext,
@@ -67,6 +68,10 @@ def _add_play(sub: argparse._SubParsersAction) -> None:
         get_adapter(name).add_arguments(p)
 
 
+OPTION_KINDS = {"str": N_("text"), "int": N_("whole number"), "bool": N_("true or false"), "float": N_("number")}
+"""How ``ludus games`` names the kind of an option's value when no range or choices say more."""
+
+
 def cmd_games(args: argparse.Namespace, console: Console) -> int:
     from ..games import game_names, get_game
     from .values import print_data_values, print_data_values_count
@@ -74,14 +79,17 @@ def cmd_games(args: argparse.Namespace, console: Console) -> int:
     names = [args.name] if args.name else game_names()
     for name in names:
         game = get_game(name)
-        console.rule(f"[bold]{game.title}[/] ({game.name}, {game.min_seats}-{game.max_seats} players)")
+        seats = _("{low}-{high} players", low=format_number(game.min_seats), high=format_number(game.max_seats))
+        console.rule(f"[bold]{escape(_(game.title))}[/] ({game.name}, {seats})")
         if game.summary:
-            console.print(game.summary)
-        table = Table("option", "default", "allowed", "meaning")
+            console.print(_(game.summary))
+        # option names, defaults and choices stay as typed after -o NAME=VALUE
+        table = Table(_("option"), _("default"), _("allowed"), _("meaning"))
         for info in game.describe_options():
             allowed = ", ".join(map(str, info.choices)) if info.choices else (
-                f"{info.min}..{info.max}" if info.min is not None else info.kind)
-            table.add_row(info.name.replace("_", "-"), repr(info.default), allowed, info.help)
+                _("{low} to {high}", low=format_number(info.min), high=format_number(info.max))
+                if info.min is not None else _(OPTION_KINDS.get(info.kind, info.kind)))
+            table.add_row(info.name.replace("_", "-"), repr(info.default), allowed, _(info.help))
         console.print(table)
         if args.name:
             print_data_values(console, game)  # with the default options

@@ -11,12 +11,13 @@ from rich.table import Table
 
 from ..core.game import Game
 from ..core.provenance import EXAMPLE, OURS, SOURCE_TEXT, DataValue
+from ..i18n import N_, _, format_number, ngettext
 
 __all__ = ["SOURCE_LABEL", "TITLE", "data_values_markdown", "print_data_values", "print_data_values_count"]
 
-TITLE = "Values not printed in the rulebook"
-ALL_PRINTED = "Every value of this game's data is printed in its rulebook."
-SOURCE_LABEL = {EXAMPLE: "from a worked example", OURS: "ours (Ludus)"}
+TITLE = N_("Values not printed in the rulebook")
+ALL_PRINTED = N_("Every value of this game's data is printed in its rulebook.")
+SOURCE_LABEL = {EXAMPLE: N_("from a worked example"), OURS: N_("ours (Ludus)")}
 """A value's source in a few words, for a table column; SOURCE_TEXT has the sentence."""
 
 
@@ -37,26 +38,33 @@ def shown_values(game: Game, options: Any = None) -> list[DataValue]:
 
 
 def print_data_values(console: Console, game: Game, options: Any = None) -> None:
-    """A short table of the game's values that the rulebook does not print, or one line saying there are none."""
+    """A short table of the game's values that the rulebook does not print, or one line saying there
+    are none; in the reader's language, except the data's own words (subject, value, note), which
+    the data files hold in English."""
     values = shown_values(game, options)
     if not values:
-        console.print(f"[dim]{ALL_PRINTED}[/]")
+        console.print(f"[dim]{escape(_(ALL_PRINTED))}[/]")
         return
-    table = Table("subject", "value", "source", "note", title=TITLE, title_justify="left")
+    table = Table(_("subject"), _("value"), _("source"), _("note"), title=_(TITLE), title_justify="left")
     for v in values:
-        table.add_row(escape(v.subject), escape(v.value), _source(v), escape(v.note))
+        table.add_row(escape(v.subject), escape(v.value), _(_source(v)), escape(v.note))
     console.print(table)
-    console.print(f"[dim]{escape(_legend(values))}.[/]")
+    seen = [s for s in (EXAMPLE, OURS) if any(v.source == s for v in values)]
+    legend = _("; ").join(_("{label}: {meaning}", label=_(SOURCE_LABEL[s]), meaning=_(SOURCE_TEXT[s])) for s in seen)
+    console.print(f"[dim]{escape(legend)}.[/]")
 
 
 def print_data_values_count(console: Console, game: Game) -> None:
     """One line for the list of every game: how many values are ours, and where the table is."""
     values = shown_values(game)
     if not values:
-        console.print(f"[dim]{ALL_PRINTED}[/]")
+        console.print(f"[dim]{escape(_(ALL_PRINTED))}[/]")
         return
-    console.print(f"[dim]{len(values)} values not printed in the rulebook (from a worked example or ours): "
-                  f"ludus games {game.name} lists them.[/]")
+    line = ngettext("{count} value not printed in the rulebook (from a worked example or ours): "
+                    "ludus games {name} lists it.",
+                    "{count} values not printed in the rulebook (from a worked example or ours): "
+                    "ludus games {name} lists them.", len(values), count=format_number(len(values)), name=game.name)
+    console.print(f"[dim]{escape(line)}[/]")
 
 
 def _cell(text: str) -> str:

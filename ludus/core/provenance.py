@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from ..i18n import N_
+
 __all__ = ["EXAMPLE", "OURS", "PRINTED", "SOURCE_TEXT", "DataValue", "Source"]
 
 Source = Literal["printed", "example", "ours"]
@@ -21,9 +23,9 @@ EXAMPLE: Source = "example"
 OURS: Source = "ours"
 
 SOURCE_TEXT: dict[Source, str] = {
-    PRINTED: "printed in the rulebook",
-    EXAMPLE: "not printed; follows from a worked example in the rulebook",
-    OURS: "not printed; chosen by Ludus",
+    PRINTED: N_("printed in the rulebook"),
+    EXAMPLE: N_("not printed; follows from a worked example in the rulebook"),
+    OURS: N_("not printed; chosen by Ludus"),
 }
 """One short explanation per source, for a mark's tooltip or a footnote."""
 

@@ -25,6 +25,9 @@ PACKAGE = Path(__file__).resolve().parent.parent
 COMMENT_TAGS = ("TRANSLATORS:",)
 """A comment starting so, just above a wrapped string, goes to the translators with it."""
 PROJECT = "Ludus"
+KEYWORDS = {**DEFAULT_KEYWORDS, "option": (2,)}
+"""Babel's keywords (``_``, ``N_``, ``ngettext``...) and a game option's declaration, whose second
+argument is its help text (``ludus.core.options.option``): every option's help is a message."""
 
 
 def po_path(lang: str) -> Path:
@@ -35,7 +38,7 @@ def extract() -> Catalog:
     """A template of every string to translate in the package, as extracted now."""
     template = Catalog(project=PROJECT, domain=DOMAIN, charset="utf-8")
     found = extract_from_dir(
-        str(PACKAGE), method_map=[("**.py", "python")], keywords=DEFAULT_KEYWORDS, comment_tags=COMMENT_TAGS,
+        str(PACKAGE), method_map=[("**.py", "python")], keywords=KEYWORDS, comment_tags=COMMENT_TAGS,
         strip_comment_tags=True, directory_filter=lambda path: "__pycache__" not in Path(path).parts)
     for filename, _lineno, message, comments, context in found:
         # the file without a line number, so that a catalog changes only when its strings do

@@ -30,7 +30,7 @@ def forms(term: dict, lang: str) -> list[str]:
 
 def english_term(term: str) -> re.Pattern[str]:
     """The English term as a word (its plural included); placeholders and markup are taken out first."""
-    return re.compile(rf"(?<![\w{{]){re.escape(term)}", re.IGNORECASE)
+    return re.compile(rf"(?<![\w{{]){re.escape(term)}(?:s|es)?(?!\w)", re.IGNORECASE)
 
 
 def misses(lang: str, messages: list[tuple[str, str]]) -> list[str]:

@@ -13,6 +13,7 @@ from ...core.errors import DataError, RecordError
 from ...core.game import Action, Game, SeatView
 from ...core.provenance import DataValue
 from ...core.rng import Rng
+from ...i18n import N_
 from .actions import action_from_json
 from .cards import CardData, load_cards
 from .codec import position_to_state
@@ -29,8 +30,8 @@ class CircusMaximusGame(Game):
     name = "circus-maximus"
     compiled_module = f"{__package__}.compiled"  # search bots' playouts, compiled (numba)
     title = "Circus Maximus"
-    summary = ("Queue your traders for Caesar's favours, tickets and the visitors of three venues, "
-               "over three days of games")
+    summary = N_("Queue your traders for Caesar's favours, tickets and the visitors of three venues, "
+                  "over three days of games")
     Options = CircusMaximusOptions
     min_seats = 3
     max_seats = 5

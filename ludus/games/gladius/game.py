@@ -14,6 +14,7 @@ from typing import Any
 from ...core.game import Action, Game, SeatView, State
 from ...core.provenance import OURS, DataValue
 from ...core.rng import Rng
+from ...i18n import N_
 from .actions import action_from_json
 from .cards import OURS_SETS
 from .codec import position_to_state
@@ -29,8 +30,8 @@ class GladiusGame(Game):
     name = "gladius"
     compiled_module = f"{__package__}.compiled"  # search bots' playouts, compiled (numba)
     title = "Gladius"
-    summary = ("Two gladiators, one shared deck: maneuver, attack, defend, hit. Seven fighter types, "
-               "solo rules with mini-hands, and user card sets (new fighters or animals).")
+    summary = N_("Two gladiators, one shared deck: maneuver, attack, defend, hit. Seven fighter types, "
+                  "solo rules with mini-hands, and user card sets (new fighters or animals).")
     Options = GladiusOptions
     min_seats = 1
     max_seats = 2

@@ -12,6 +12,7 @@ from typing import Any
 from ...core.game import Action, Game, SeatView
 from ...core.provenance import EXAMPLE, OURS, DataValue
 from ...core.rng import Rng
+from ...i18n import N_
 from .actions import action_from_json
 from .cards import CARD_FIELDS, KINDS, CardKind, ours_fields
 from .codec import position_to_state
@@ -61,7 +62,7 @@ class GorusArena(Game):
     name = "gorus-arena"
     compiled_module = f"{__package__}.compiled"  # search bots' playouts, compiled (numba)
     title = "Gorus Arena"
-    summary = (
+    summary = N_(
         "Plan your hand in secret, win auctions with strong cards, attack rival gladiators, "
         "recruit from the market and collect income; after 6 rounds living gladiators and coins score."
     )

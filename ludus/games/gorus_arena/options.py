@@ -55,7 +55,7 @@ class GorusArenaOptions:
     starting_player: str = option(
         "rotate",
         "who starts each round after the first (and so wins ties): rotate: the next seat in turn; "
-        "trailing: the player with the fewest points (ties: the next of them in turn); fixed: never moves",
+        "trailing: the player with the fewest points (ties: the next of them in turn); fixed: always the same seat",
         choices=STARTS,
     )
     first_player: int = option(1, "seat number of the first round's starting player", min=1, max=5)

@@ -15,6 +15,7 @@ from ...core.game import Action, Game, State
 from ...core.options import with_legacy_values
 from ...core.provenance import DataValue
 from ...core.rng import Rng
+from ...i18n import N_
 from .actions import action_from_json
 from .cards import RANKS_PER_SCHOOL, load_cf_table, setup_for
 from .codec import position_to_state
@@ -29,7 +30,7 @@ class GorusMaximusGame(Game):
     name = "gorus-maximus"
     compiled_module = f"{__package__}.compiled"  # search bots' playouts, compiled (numba)
     title = "Gorus Maximus"
-    summary = "Trick-taking for 1-8 players where a Challenge changes the preferred school mid-bout."
+    summary = N_("Trick-taking for 1-8 players where a Challenge changes the preferred school mid-bout.")
     Options = GorusMaximusOptions
     min_seats = 1
     max_seats = 8

@@ -80,7 +80,6 @@ CASES = [  # options, learner seat, opponents, sub-environments, steps
 ]
 
 
-
 @pytest.mark.parametrize(("options", "seat", "opponents", "n", "steps"), CASES)
 def test_same_trajectories(options: dict[str, Any], seat: int, opponents: Any, n: int, steps: int) -> None:
     fast, slow = env_pair("gorus-arena", options, seat, opponents, n)
