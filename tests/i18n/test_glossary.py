@@ -17,8 +17,13 @@ ES_TERMS = Path("/work/shared/rules/gorus-maximus.es-terms.md")  # the Spanish e
 PLACEHOLDER = re.compile(r"\{\w*[^{}]*\}|\[/?[a-z][a-z ]*\]")  # {placeholders} and [rich markup]
 
 
-def glossary(lang: str) -> dict:
-    text = resources.files("ludus.games.gorus_maximus").joinpath("i18n", GLOSSARIES[lang]).read_text("utf-8")
+GAMES = ("gorus_maximus", "gorus_arena")
+"""The games with glossaries so far (package names)."""
+ARENA_TEXT = Path("/work/shared/rules/gorus-maximus-arena-tutorial.fa.txt")  # the Persian Gorus Arena text
+
+
+def glossary(lang: str, game: str = "gorus_maximus") -> dict:
+    text = resources.files(f"ludus.games.{game}").joinpath("i18n", GLOSSARIES[lang]).read_text("utf-8")
     data = tomllib.loads(text)
     assert data["language"] == lang
     return data
@@ -33,9 +38,9 @@ def english_term(term: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w{{]){re.escape(term)}(?:s|es)?(?!\w)", re.IGNORECASE)
 
 
-def misses(lang: str, messages: list[tuple[str, str]]) -> list[str]:
+def misses(lang: str, messages: list[tuple[str, str]], game: str = "gorus_maximus") -> list[str]:
     out = []
-    for term in glossary(lang)["term"]:
+    for term in glossary(lang, game)["term"]:
         if not term.get("check", True):
             continue
         pattern = english_term(term["en"])
@@ -57,9 +62,12 @@ def catalog_messages(lang: str) -> list[tuple[str, str]]:
     return pairs
 
 
+@pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("lang", sorted(GLOSSARIES))
-def test_catalog_uses_the_glossary_terms(lang):
-    assert misses(lang, catalog_messages(lang)) == []
+def test_catalog_uses_the_glossary_terms(lang, game):
+    """Every game's glossary, over the whole catalog: the games share one catalog, and a term of
+    one game said in another's message (a round, an attack) reads the same."""
+    assert misses(lang, catalog_messages(lang), game) == []
 
 
 def test_the_check_catches_a_wrong_term():
@@ -69,9 +77,10 @@ def test_the_check_catches_a_wrong_term():
     assert any("Favorita" in line for line in found) and any("Combate" in line for line in found)
 
 
+@pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("lang", sorted(GLOSSARIES))
-def test_glossary_entries_are_complete(lang):
-    data = glossary(lang)
+def test_glossary_entries_are_complete(lang, game):
+    data = glossary(lang, game)
     sources = {"es": {"rulebook", "ours"}, "fa": {"source", "ours"}}[lang]
     seen = set()
     for term in data["term"]:
@@ -97,3 +106,20 @@ def test_spanish_rulebook_terms_are_the_editions():
     for term in glossary("es")["term"]:
         if term["from"] == "rulebook":
             assert term["es"].lower() in listed.lower(), term
+
+
+@pytest.mark.skipif(not ARENA_TEXT.exists(), reason="the Persian Gorus Arena text is not on this machine")
+def test_persian_arena_terms_come_from_its_text():
+    """Gorus Arena is known from a Persian text: every term marked as from it occurs in it, and the
+    text's own names for the phases and actions are among them."""
+    text = ARENA_TEXT.read_text("utf-8")
+    terms = glossary("fa", "gorus_arena")["term"]
+    for term in terms:
+        if term["from"] == "source":
+            assert term["fa"] in text, term
+    named = {t["en"] for t in terms if t["from"] == "source"}
+    assert {"auction", "action", "recruit", "income", "attack", "defence", "plan", "execution", "market"} <= named
+
+
+def test_spanish_arena_terms_are_ours():
+    assert {t["from"] for t in glossary("es", "gorus_arena")["term"]} == {"ours"}
