@@ -17,7 +17,7 @@ ES_TERMS = Path("/work/shared/rules/gorus-maximus.es-terms.md")  # the Spanish e
 PLACEHOLDER = re.compile(r"\{\w*[^{}]*\}|\[/?[a-z][a-z ]*\]")  # {placeholders} and [rich markup]
 
 
-GAMES = ("gorus_maximus", "gorus_arena")
+GAMES = ("gorus_maximus", "gorus_arena", "gladius", "circus_maximus")
 """The games with glossaries so far (package names)."""
 ARENA_TEXT = Path("/work/shared/rules/gorus-maximus-arena-tutorial.fa.txt")  # the Persian Gorus Arena text
 
@@ -39,14 +39,22 @@ def english_term(term: str) -> re.Pattern[str]:
 
 
 def misses(lang: str, messages: list[tuple[str, str]], game: str = "gorus_maximus") -> list[str]:
+    """Translations that do not say a term of ``game``'s glossary with its word. A term inside a
+    longer term of any game's glossary is that longer term ("favour" in "Crowd Favour"): the
+    longer one is taken out of the msgid before the shorter one is looked for."""
+    every = {t["en"].lower() for g in GAMES for t in glossary(lang, g)["term"]}
     out = []
     for term in glossary(lang, game)["term"]:
         if not term.get("check", True):
             continue
         pattern = english_term(term["en"])
+        longer = [english_term(t) for t in every if t != term["en"].lower() and pattern.search(t)]
         words = [w.lower() for w in forms(term, lang)]
         for msgid, msgstr in messages:
-            if pattern.search(PLACEHOLDER.sub("", msgid)) and not any(w in msgstr.lower() for w in words):
+            plain = PLACEHOLDER.sub("", msgid)
+            for other in longer:
+                plain = other.sub(" ", plain)
+            if pattern.search(plain) and not any(w in msgstr.lower() for w in words):
                 out.append(f"{term['en']!r} should read {term[lang]!r} in {msgstr!r} (for {msgid!r})")
     return out
 
@@ -123,3 +131,10 @@ def test_persian_arena_terms_come_from_its_text():
 
 def test_spanish_arena_terms_are_ours():
     assert {t["from"] for t in glossary("es", "gorus_arena")["term"]} == {"ours"}
+
+
+def test_a_term_inside_a_longer_term_is_the_longer_one():
+    """Circus Maximus's "favour" is looked for outside Gorus Maximus's "Crowd Favour" only."""
+    assert misses("es", [("Crowd Favour: ", "Puntos de Ovación: ")], "circus_maximus") == []
+    assert misses("es", [("Caesar's favours", "los regalos del César")], "circus_maximus")
+    assert misses("fa", [("the most Crowd Favour and a favour", "بیشترین محبوبیت و یک هدیه")], "circus_maximus")
