@@ -120,7 +120,9 @@ _PIECES = (
  O_DRAWS_LEFT, O_DRAWS_DRAWN, O_HAND, O_PLAN, O_DECK) = range(len(_PIECES))
 
 _BASICS = np.array([[KIND_INDEX[c] for c in cards_of(basics_of(s))] for s in range(MAX_SEATS)], dtype=np.int64)
-"""Seat -> the kind indices of its starting hand (the basics), as :mod:`.knowledge` counts them."""
+"""Seat -> the kind indices of its starting hand (the basics), as :mod:`.knowledge` counts them; an
+argument of the compiled code, not a constant frozen into it, so that numba's disk cache never
+outlives a change of ``data/cards.toml`` (as :data:`.compiled.TABLE`)."""
 
 
 # --------------------------------------------------------------------------- numba
@@ -138,7 +140,7 @@ def _set_slots(row: Any, base: int, w0: int, w1: int, cslot: Any) -> None:
 
 
 @njit
-def _placed(st: Any, tab: Any, free_plan: bool, team: bool, up: Any, gone: Any, seen: Any) -> None:
+def _placed(st: Any, basics: Any, free_plan: bool, team: bool, up: Any, gone: Any, seen: Any) -> None:
     """:func:`.knowledge.placed`'s reading of the log window, from its newest line back: ``up[s, k]``
     cards of kind ``k`` known to be in seat ``s``'s hand or plan (``gone`` and ``seen`` are work)."""
     n = st[I_N]
@@ -156,8 +158,8 @@ def _placed(st: Any, tab: Any, free_plan: bool, team: bool, up: Any, gone: Any, 
         if code == L_ROUND1:  # the game's first line: every hand was its seat's basics
             for s in range(n):
                 if seen[s]:
-                    for b in range(_BASICS.shape[1]):
-                        k = _BASICS[s, b]
+                    for b in range(basics.shape[1]):
+                        k = basics[s, b]
                         if gone[s, k]:
                             gone[s, k] -= 1
                         else:
@@ -189,8 +191,8 @@ def _placed(st: Any, tab: Any, free_plan: bool, team: bool, up: Any, gone: Any, 
 
 
 @njit
-def _encode(st: Any, tab: Any, seat: int, off: Any, cslot: Any, kslot: Any, free_plan: bool, team: bool,
-            row: Any) -> None:
+def _encode(st: Any, tab: Any, seat: int, off: Any, cslot: Any, kslot: Any, basics: Any, free_plan: bool,
+            team: bool, row: Any) -> None:
     """``GorusArenaEncoder.encode_into`` of ``seat``'s observation into ``row``, from the fields that
     observation holds (``views.observe``) and the traced log window."""
     n = st[I_N]
@@ -255,7 +257,7 @@ def _encode(st: Any, tab: Any, seat: int, off: Any, cslot: Any, kslot: Any, free
     gone = np.zeros((MS, kinds), np.int64)
     seen = np.ones(MS, np.int64)
     hidden = np.zeros(kinds, np.int64)
-    _placed(st, tab, free_plan, team, up, gone, seen)
+    _placed(st, basics, free_plan, team, up, gone, seen)
     width = off[O_KNOWN_PILE] - off[O_KNOWN_HAND]
     width //= n  # the kind slots of a placement piece
     for s in range(n):
@@ -302,8 +304,8 @@ def _settle(st: Any, tab: Any, work: Any, rngs: Any) -> None:
 
 @njit
 def _step(st: Any, tab: Any, wt: Any, rngs: Any, has_rng: Any, kinds: Any, seat: int, code_of: Any,
-          number_of: Any, off: Any, cslot: Any, kslot: Any, free_plan: bool, team: bool, actions: Any, live: Any,
-          obs: Any, mask: Any, rewards: Any, terminated: Any) -> None:
+          number_of: Any, off: Any, cslot: Any, kslot: Any, basics: Any, free_plan: bool, team: bool, actions: Any,
+          live: Any, obs: Any, mask: Any, rewards: Any, terminated: Any) -> None:
     """:meth:`GorusArenaSteps.step` for every live slot: the learner's move, then chance and the
     agents as ``LudusVectorEnv._advance`` plays them (the loop of ``_run_agents``), to the learner's
     next decision or the end; then its observation, mask, reward and termination."""
@@ -348,7 +350,7 @@ def _step(st: Any, tab: Any, wt: Any, rngs: Any, has_rng: Any, kinds: Any, seat:
             _apply(s_i, tab, work, actor, action)
             if own:
                 _settle(s_i, tab, work, r_i)
-        _encode(s_i, tab, seat, off, cslot, kslot, free_plan, team, obs[i])
+        _encode(s_i, tab, seat, off, cslot, kslot, basics, free_plan, team, obs[i])
         m = mask[i]
         m[:] = 0
         over = s_i[I_PHASE] == P_OVER
@@ -396,7 +398,7 @@ class GorusArenaSteps(CompiledSteps):
 
     def step(self, actions: Any, live: Any, obs: Any, mask: Any, rewards: Any, terminated: Any) -> None:
         _step(self._st, TABLE, WEIGHTS, self._rngs, self._has_rng, self._kinds, self._seat, self._code_of,
-              self._number_of, self._off, self._cslot, self._kslot, self._free_plan, self._team,
+              self._number_of, self._off, self._cslot, self._kslot, _BASICS, self._free_plan, self._team,
               np.asarray(actions, dtype=np.int64), np.asarray(live, dtype=np.bool_), obs, mask, rewards, terminated)
 
 
