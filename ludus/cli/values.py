@@ -11,7 +11,7 @@ from rich.table import Table
 
 from ..core.game import Game
 from ..core.provenance import EXAMPLE, OURS, SOURCE_TEXT, DataValue
-from ..i18n import N_, _, format_number, ngettext
+from ..i18n import DEFAULT_LANGUAGE, N_, _, format_number, ngettext, use_language
 
 __all__ = ["SOURCE_LABEL", "TITLE", "data_values_markdown", "print_data_values", "print_data_values_count"]
 
@@ -26,9 +26,9 @@ def _source(value: DataValue) -> str:
 
 
 def _legend(values: list[DataValue]) -> str:
-    """The sources that occur, each explained once (in SOURCE_TEXT's words)."""
+    """The sources that occur, each explained once (in SOURCE_TEXT's words), in the language in use."""
     seen = [s for s in (EXAMPLE, OURS) if any(v.source == s for v in values)]
-    return "; ".join(f"{SOURCE_LABEL[s]}: {SOURCE_TEXT[s]}" for s in seen)
+    return _("; ").join(_("{label}: {meaning}", label=_(SOURCE_LABEL[s]), meaning=_(SOURCE_TEXT[s])) for s in seen)
 
 
 def shown_values(game: Game, options: Any = None) -> list[DataValue]:
@@ -49,9 +49,7 @@ def print_data_values(console: Console, game: Game, options: Any = None) -> None
     for v in values:
         table.add_row(escape(v.subject), escape(v.value), _(_source(v)), escape(v.note))
     console.print(table)
-    seen = [s for s in (EXAMPLE, OURS) if any(v.source == s for v in values)]
-    legend = _("; ").join(_("{label}: {meaning}", label=_(SOURCE_LABEL[s]), meaning=_(SOURCE_TEXT[s])) for s in seen)
-    console.print(f"[dim]{escape(legend)}.[/]")
+    console.print(f"[dim]{escape(_legend(values))}.[/]")
 
 
 def print_data_values_count(console: Console, game: Game) -> None:
@@ -72,11 +70,14 @@ def _cell(text: str) -> str:
 
 
 def data_values_markdown(game: Game, options: Any = None) -> str:
-    """The same list as a Markdown section, for the end of ``ludus rules``."""
+    """The same list as a Markdown section, for the end of ``ludus rules``'s English text (so in
+    English whatever the language in use: a translated text carries its own)."""
     values = shown_values(game, options)
     lines = [f"## {TITLE}", ""]
     if not values:
         return "\n".join([*lines, ALL_PRINTED, ""])
-    lines += [f"{_legend(values)}.", "", "| subject | value | source | note |", "|---|---|---|---|"]
+    with use_language(DEFAULT_LANGUAGE):
+        legend = _legend(values)
+    lines += [f"{legend}.", "", "| subject | value | source | note |", "|---|---|---|---|"]
     lines += [f"| {_cell(v.subject)} | {_cell(v.value)} | {_source(v)} | {_cell(v.note)} |" for v in values]
     return "\n".join([*lines, ""])
