@@ -191,10 +191,20 @@ def _placed(st: Any, basics: Any, free_plan: bool, team: bool, up: Any, gone: An
 
 
 @njit
+def _known_work(kinds: int) -> tuple[Any, Any, Any, Any]:
+    """Work space of :func:`_encode`'s placements, for ``kinds`` card kinds: per seat and kind the
+    cards known up and the lines that may have taken one away, the seats still read, one seat's
+    hidden cards per kind."""
+    return (np.zeros((MS, kinds), np.int64), np.zeros((MS, kinds), np.int64), np.ones(MS, np.int64),
+            np.zeros(kinds, np.int64))
+
+
+@njit
 def _encode(st: Any, tab: Any, seat: int, off: Any, cslot: Any, kslot: Any, basics: Any, free_plan: bool,
-            team: bool, row: Any) -> None:
+            team: bool, row: Any, known: Any) -> None:
     """``GorusArenaEncoder.encode_into`` of ``seat``'s observation into ``row``, from the fields that
-    observation holds (``views.observe``) and the traced log window."""
+    observation holds (``views.observe``) and the traced log window. ``known`` is work space
+    (:func:`_known_work`), made once by the caller rather than at every step."""
     n = st[I_N]
     c = off[O_DISCARD] - off[O_RESERVE]
     c //= n  # the card slots of a card piece
@@ -252,11 +262,8 @@ def _encode(st: Any, tab: Any, seat: int, off: Any, cslot: Any, kslot: Any, basi
     d = _mask(M_DECK, seat)
     _set_slots(row, off[O_DECK], st[d], st[d + 1], cslot)
     # what the log places of the hidden cards (knowledge.placed): certain counts per seat and kind
-    kinds = tab[T_KIND].shape[0]
-    up = np.zeros((MS, kinds), np.int64)
-    gone = np.zeros((MS, kinds), np.int64)
-    seen = np.ones(MS, np.int64)
-    hidden = np.zeros(kinds, np.int64)
+    up, gone, seen, hidden = known
+    kinds = hidden.shape[0]
     _placed(st, basics, free_plan, team, up, gone, seen)
     width = off[O_KNOWN_PILE] - off[O_KNOWN_HAND]
     width //= n  # the kind slots of a placement piece
@@ -311,6 +318,7 @@ def _step(st: Any, tab: Any, wt: Any, rngs: Any, has_rng: Any, kinds: Any, seat:
     next decision or the end; then its observation, mask, reward and termination."""
     work = np.empty(2 * tab.shape[1] + 8 + W_BIDS, dtype=np.int64)
     out = np.zeros(2 + 2 * MS, dtype=np.float64)
+    known = _known_work(kslot.shape[0])  # one count per kind of KINDS
     for i in range(st.shape[0]):
         if not live[i]:
             continue
@@ -350,7 +358,7 @@ def _step(st: Any, tab: Any, wt: Any, rngs: Any, has_rng: Any, kinds: Any, seat:
             _apply(s_i, tab, work, actor, action)
             if own:
                 _settle(s_i, tab, work, r_i)
-        _encode(s_i, tab, seat, off, cslot, kslot, basics, free_plan, team, obs[i])
+        _encode(s_i, tab, seat, off, cslot, kslot, basics, free_plan, team, obs[i], known)
         m = mask[i]
         m[:] = 0
         over = s_i[I_PHASE] == P_OVER

@@ -46,7 +46,7 @@ from ludus.games.gorus_arena.compiled import (
     _mask,
 )
 from ludus.games.gorus_arena.game import GAME
-from ludus.games.gorus_arena.vector import _BASICS, _encode, _trace
+from ludus.games.gorus_arena.vector import _BASICS, _encode, _known_work, _trace
 from ludus.games.gorus_arena.views import EVENTS_SHOWN
 from ludus.interop.action_space import acting_seat, build_action_space
 from ludus.interop.specs import encoder_for
@@ -218,7 +218,8 @@ def _traced(steps: Any, state: Any) -> np.ndarray:
 
 def _encode_row(steps: Any, st: np.ndarray, seat: int, size: int) -> np.ndarray:
     row = np.full(size, np.nan, np.float32)  # _encode zeroes it first
-    _encode(st, TABLE, seat, steps._off, steps._cslot, steps._kslot, _BASICS, steps._free_plan, steps._team, row)
+    _encode(st, TABLE, seat, steps._off, steps._cslot, steps._kslot, _BASICS, steps._free_plan, steps._team, row,
+            _known_work(steps._kslot.shape[0]))
     return row
 
 
