@@ -1,8 +1,10 @@
 """HTTP and WebSocket endpoints over the :class:`~ludus.server.hub.Hub`.
 
-A player is known by a random secret in an HttpOnly cookie (no account); the database
-keeps only its hash. The WebSocket sends each connection its own view and accepts small
-JSON messages; every refusal is an ``error`` message to that connection alone.
+A player is known by a random secret in an HttpOnly cookie; the database keeps only its
+hash. A player who logs in to an account (:mod:`.accounts`) has a second cookie, the
+session, and plays with the account's key instead, on every browser they log in from.
+The WebSocket sends each connection its own view and accepts small JSON messages; every
+refusal is an ``error`` message to that connection alone.
 
 Every HTTP refusal is JSON ``{"error": "...", "code": "..."}``, whatever refused it: the
 routes, FastAPI's body parsing, Starlette's routing (404, 405), or the guards below (body
@@ -20,6 +22,7 @@ import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
@@ -33,10 +36,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ..core.errors import LudusError
 from ..games import game_names, get_game
 from . import hinting
+from .accounts import SESSION_COOKIE, SESSION_DAYS, Account
 from .analysis_jobs import add_analysis_routes
 from .bots import bot_kinds, default_bot
 from .config import ServerConfig
-from .hub import Connection, Hub, RateLimited, Table, dumps, server_options
+from .hub import Connection, Hub, RateLimited, Table, dumps, hash_token, server_options
 from .learn import add_learn_routes
 from .observability import CONTENT_TYPE, Metrics
 from .protocol import BODY_DEPTH, Checked, ProtocolError, RateLimit, error_body, json_body, parse_message
@@ -58,6 +62,7 @@ STATUS_OF = {
     "no_table": 404, "not_seated": 403, "no_token": 403, "table_full": 409, "seat_taken": 409,
     "no_game": 404, "not_finished": 409, "busy": 503, "server_error": 500, "rate_limited": 429, "expired": 410,
     "too_large": 413, "bad_content_type": 415, "cross_origin": 403, "bad_host": 421,
+    "bad_login": 401, "not_logged_in": 401, "name_taken": 409, "logged_in": 409,
 }
 HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large", 415: "bad_content_type"}
 HTTP_WORDS = {400: "the request body could not be read: send JSON text in UTF-8",
@@ -96,6 +101,23 @@ class JoinTable(Checked):
     model_config = ConfigDict(extra="forbid")
     name: str = Field(max_length=200)
     seat: int | None = None
+
+
+class Credentials(Checked):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(max_length=200)
+    password: str = Field(max_length=1024)
+
+
+class PasswordChange(Checked):
+    model_config = ConfigDict(extra="forbid")
+    current: str = Field(max_length=1024)
+    new: str = Field(max_length=1024)
+
+
+class PasswordCheck(Checked):
+    model_config = ConfigDict(extra="forbid")
+    password: str = Field(max_length=1024)
 
 
 class OptionsCheck(Checked):
@@ -268,6 +290,34 @@ def _token(hub: Hub, request: Request | WebSocket) -> str | None:
     return token if hub.valid_token(token) else None
 
 
+@dataclass(frozen=True)
+class Player:
+    """Who sent a request: the key their seats hold, their anonymous cookie token, their account."""
+
+    key: str | None
+    token: str | None
+    account: Account | None
+
+    def session(self) -> tuple[int, str] | None:
+        return (self.account.id, self.account.session) if self.account else None
+
+
+async def _player(hub: Hub, request: Request | WebSocket) -> Player:
+    token = _token(hub, request)
+    account = await hub.accounts.session(request.cookies.get(SESSION_COOKIE))
+    key = account.key if account else hash_token(token) if token else None
+    return Player(key, token, account)
+
+
+def _account_json(account: Account | None) -> dict[str, Any] | None:
+    return None if account is None else {"name": account.name, "created_at": account.created_at.isoformat()}
+
+
+def _set_session(request: Request, response: Response, token: str) -> None:
+    response.set_cookie(SESSION_COOKIE, token, max_age=SESSION_DAYS * 24 * 3600, httponly=True, samesite="lax",
+                        path="/", secure=request.url.scheme == "https")
+
+
 def _address(request: Request | WebSocket) -> str | None:
     return request.client.host if request.client else None
 
@@ -423,51 +473,59 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
     async def lobby() -> list[dict[str, Any]]:
         return hub.lobby()
 
+    async def seated(request: Request, wants_seat: bool) -> tuple[Player, str | None]:
+        """The player, and the cookie token to hand out when a player without one takes a seat."""
+        me = await _player(hub, request)
+        if me.key is not None or not wants_seat:
+            return me, None
+        token = hub.issue_token()
+        return Player(hash_token(token), token, None), token
+
     @app.post("/api/tables", status_code=201, dependencies=[Depends(json_body)])
     async def create(body: CreateTable, request: Request) -> JSONResponse:
-        known = _token(hub, request)
-        token = known or (hub.issue_token() if body.name is not None else None)
+        me, new_token = await seated(request, body.name is not None)
+        name = me.account.name if me.account and body.name is not None else body.name  # an account plays by its name
         table = await hub.create(body.game, body.options, [s.model_dump() for s in body.seats], body.clock,
-                                 body.listed, token, body.name, address=_address(request), hints=body.hints)
-        response = JSONResponse(_table_info(table, token), status_code=201)
-        if token and token != known:
-            _set_token(request, response, token)
+                                 body.listed, me.key, name, address=_address(request), hints=body.hints)
+        response = JSONResponse(_table_info(table, me.key), status_code=201)
+        if new_token:
+            _set_token(request, response, new_token)
         return response
 
     @app.get("/api/tables/{code}")
     async def table_info(code: str, request: Request) -> dict[str, Any]:
         table = await hub.get(code)
-        return _table_info(table, _token(hub, request))
+        return _table_info(table, (await _player(hub, request)).key)
 
     @app.post("/api/tables/{code}/join", dependencies=[Depends(json_body)])
     async def join(code: str, body: JoinTable, request: Request) -> JSONResponse:
         table = await hub.get(code)
-        known = _token(hub, request)
-        token = known or hub.issue_token()
-        await hub.join(table, token, body.name, body.seat)
-        response = JSONResponse(_table_info(table, token))
-        if token != known:
-            _set_token(request, response, token)
+        me, new_token = await seated(request, True)
+        assert me.key is not None
+        await hub.join(table, me.key, me.account.name if me.account else body.name, body.seat)
+        response = JSONResponse(_table_info(table, me.key))
+        if new_token:
+            _set_token(request, response, new_token)
         return response
 
     @app.post("/api/tables/{code}/leave")
     async def leave(code: str, request: Request) -> dict[str, Any]:
         table = await hub.get(code)
-        token = _token(hub, request)
-        await hub.leave(table, token)
-        return _table_info(table, token)
+        key = (await _player(hub, request)).key
+        await hub.leave(table, key)
+        return _table_info(table, key)
 
     @app.post("/api/tables/{code}/rematch")
     async def rematch(code: str, request: Request) -> dict[str, Any]:
         table = await hub.get(code)
-        token = _token(hub, request)
-        new = await hub.rematch(table, token)
-        return _table_info(new, token)
+        key = (await _player(hub, request)).key
+        new = await hub.rematch(table, key)
+        return _table_info(new, key)
 
     @app.get("/api/tables/{code}/record")
     async def record(code: str, request: Request) -> Response:
         table = await hub.get(code)
-        data = hub.record_for(table, table.seat_of(_token(hub, request)))
+        data = hub.record_for(table, table.seat_of((await _player(hub, request)).key))
         suffix = "" if data.get("complete", True) else "-partial"
         return Response(json.dumps(data, indent=1, ensure_ascii=False), media_type="application/json", headers={
             "content-disposition": f'attachment; filename="ludus-{table.game.name}-{table.code}{suffix}.json"'})
@@ -477,7 +535,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
         table = await hub.get(code)
         if seat is not None and not 0 <= seat < len(table.seats):
             raise ProtocolError("bad_seat", f"seat must be 0 to {len(table.seats) - 1}")
-        viewer = seat if seat is not None else table.seat_of(_token(hub, request))
+        viewer = seat if seat is not None else table.seat_of((await _player(hub, request)).key)
         frames = hub.replay_frames(table, viewer)
         return {"table": table.public(), "names": table.names(), "viewer": viewer, "frames": frames}
 
@@ -499,22 +557,91 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
         finally:
             metrics.connections.dec()
 
+    # ------------------------------------------------------------- accounts (ludus.server.accounts)
+    accounts = hub.accounts
+
+    @app.get("/api/me")
+    async def me(request: Request, games: bool = True) -> dict[str, Any]:
+        """The player's account (or null) and their games, unfinished first: with or without an account.
+        ``games=false``: the account only (each page's header asks that)."""
+        player = await _player(hub, request)
+        return {"account": _account_json(player.account),
+                "games": await accounts.games(player.key) if games else []}
+
+    async def logged_in(request: Request) -> Account:
+        account = (await _player(hub, request)).account
+        if account is None:
+            raise ProtocolError("not_logged_in", "you are not logged in")
+        return account
+
+    @app.post("/api/account/signup", status_code=201, dependencies=[Depends(json_body)])
+    async def signup(body: Credentials, request: Request) -> JSONResponse:
+        player = await _player(hub, request)
+        if player.account is not None:
+            raise ProtocolError("logged_in", f"you are logged in as {player.account.name}; log out first")
+        account, token = await accounts.signup(body.name, body.password, player.key, _address(request))
+        response = JSONResponse({"account": _account_json(account)}, status_code=201)
+        _set_session(request, response, token)
+        return response
+
+    @app.post("/api/account/login", dependencies=[Depends(json_body)])
+    async def login(body: Credentials, request: Request) -> JSONResponse:
+        player = await _player(hub, request)
+        anonymous = hash_token(player.token) if player.token else None  # its seats move to the account
+        account, token = await accounts.login(body.name, body.password, anonymous, _address(request))
+        if player.account is not None and player.account.session != account.session:
+            await accounts.logout(player.account)  # logging in as someone else ends the session before
+        response = JSONResponse({"account": _account_json(account)})
+        _set_session(request, response, token)
+        return response
+
+    @app.post("/api/account/logout")
+    async def logout(request: Request) -> JSONResponse:
+        account = (await _player(hub, request)).account
+        if account is not None:
+            await accounts.logout(account)
+        response = JSONResponse({"account": None})
+        response.delete_cookie(SESSION_COOKIE, path="/")
+        return response
+
+    @app.post("/api/account/logout-everywhere")
+    async def logout_everywhere(request: Request) -> JSONResponse:
+        await accounts.logout_everywhere(await logged_in(request))
+        response = JSONResponse({"account": None})
+        response.delete_cookie(SESSION_COOKIE, path="/")
+        return response
+
+    @app.post("/api/account/password", dependencies=[Depends(json_body)])
+    async def change_password(body: PasswordChange, request: Request) -> dict[str, Any]:
+        account = await logged_in(request)
+        await accounts.change_password(account, body.current, body.new, _address(request))
+        return {"account": _account_json(account)}
+
+    @app.post("/api/account/delete", dependencies=[Depends(json_body)])
+    async def delete_account(body: PasswordCheck, request: Request) -> JSONResponse:
+        await accounts.delete(await logged_in(request), body.password, _address(request))
+        response = JSONResponse({"account": None})
+        response.delete_cookie(SESSION_COOKIE, path="/")
+        return response
+
     add_learn_routes(app)  # the guided first games: /api/learn (ludus.server.learn)
     add_analysis_routes(app, hub)  # post-game analysis: /api/tables/{code}/analysis (ludus.server.analysis_jobs)
     return app
 
 
-def _table_info(table: Table, token: str | None) -> dict[str, Any]:
+def _table_info(table: Table, key: str | None) -> dict[str, Any]:
     info = table.public()
-    info["you"] = table.seat_of(token)
+    info["you"] = table.seat_of(key)
     info["names"] = table.names()
     return info
 
 
 async def _serve_socket(hub: Hub, table: Table, ws: WebSocket, config: ServerConfig) -> None:
     """One accepted WebSocket, from taking its place at the table to its end."""
-    seat = table.seat_of(_token(hub, ws))
+    player = await _player(hub, ws)
+    seat = table.seat_of(player.key)
     conn = Connection(ws.send_text, seat, RateLimit(config.rate_per_second, config.rate_burst), _address(ws))
+    conn.session = player.session()
     try:
         hub.connect(table, conn)
     except ProtocolError as exc:

@@ -46,6 +46,18 @@ class ServerConfig:
     """Tables one client address may create per minute (all its browsers together)..."""
     create_burst_address: int = 24
     """...and at once."""
+    login_failures_per_minute_account: float = 1.0
+    """Wrong passwords one account name may be tried with per minute on average (then logins wait)..."""
+    login_failures_burst_account: int = 5
+    """...and at once."""
+    login_failures_per_minute_address: float = 5.0
+    """Wrong passwords one client address may send per minute (all the names it tries together)..."""
+    login_failures_burst_address: int = 20
+    """...and at once."""
+    signups_per_minute_address: float = 1.0
+    """Accounts one client address may create per minute..."""
+    signups_burst_address: int = 5
+    """...and at once."""
     open_table_ttl: float = 30 * 60
     """Seconds an open table (waiting for people) lives without anyone joining or leaving; then it expires."""
     allowed_hosts: list[str] = field(default_factory=list)

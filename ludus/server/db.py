@@ -1,4 +1,4 @@
-"""Tables, seats and actions in SQL: models, engine set-up and migrations at startup.
+"""Tables, seats, actions and accounts in SQL: models, engine set-up and migrations at startup.
 
 The record is the source of truth: a table row (game, options, seed) plus its action rows
 rebuild the exact state by replay, so nothing else about a game is stored. SQLite (the
@@ -37,9 +37,9 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from ..core.errors import LudusError
 
 __all__ = [
-    "MIGRATIONS", "TOKEN_SECRET", "ActionRow", "Base", "DatabaseError", "DatabaseInUse", "DatabaseLock", "SeatRow",
-    "SettingRow", "TableRow", "check_database", "lock_database", "make_engine", "migrate", "normalize_url",
-    "server_secret", "sqlite_file", "utcnow",
+    "MIGRATIONS", "TOKEN_SECRET", "AccountRow", "ActionRow", "Base", "DatabaseError", "DatabaseInUse", "DatabaseLock",
+    "SeatRow", "SessionRow", "SettingRow", "TableRow", "check_database", "lock_database", "make_engine", "migrate",
+    "normalize_url", "server_secret", "sqlite_file", "utcnow",
 ]
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -220,7 +220,8 @@ class SeatRow(Base):
     kind: Mapped[str] = mapped_column(String(8))  # human | bot
     bot: Mapped[str] = mapped_column(String(32))  # the bot's kind, or the stand-in for a human seat
     name: Mapped[str | None] = mapped_column(String(40), nullable=True)
-    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # the holder's key: the hash of a cookie token, or an account's key (indexed for "your games")
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     away: Mapped[str | None] = mapped_column(String(16), nullable=True)  # left | timeout | disconnected
 
 
@@ -234,6 +235,31 @@ class ActionRow(Base):
     action: Mapped[str] = mapped_column(Text)  # the action's JSON
     by_bot: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class AccountRow(Base):
+    """A player who signed up: a name, an Argon2id hash of the password, and the key their seats hold."""
+
+    __tablename__ = "ludus_accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(24))  # as typed at sign-up
+    name_key: Mapped[str] = mapped_column(String(96), unique=True)  # NFKC case-folded: one account per name
+    password_hash: Mapped[str] = mapped_column(String(255))
+    seat_key: Mapped[str] = mapped_column(String(64), unique=True)  # random; never leaves the server
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SessionRow(Base):
+    """A logged-in browser: the hash of its session cookie (the cookie itself is never stored)."""
+
+    __tablename__ = "ludus_sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(Integer, ForeignKey("ludus_accounts.id", ondelete="CASCADE"),
+                                            index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class SettingRow(Base):
@@ -295,6 +321,7 @@ def make_engine(url: str) -> Engine:
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA synchronous=FULL")
             cur.execute("PRAGMA foreign_keys=ON")
+            cur.execute("PRAGMA secure_delete=ON")  # a deleted account's data is overwritten, not left in free pages
             cur.close()
 
         return engine

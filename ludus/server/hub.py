@@ -10,6 +10,7 @@ holding a reference back to the hub:
   remembering and expiring tables;
 * :class:`~.seats.Seating` (``hub.seating``): seats, connections and absent players;
 * :class:`~.turns.Turns` (``hub.turns``): moves, bots and clocks;
+* :class:`~.accounts.Accounts` (``hub.accounts``): optional accounts, their sessions and games;
 * :mod:`.views` and :mod:`.replay`: what a viewer is sent, and a table's record and replay.
 
 After any change to a table, the part that made it calls :meth:`Hub.changed`.
@@ -25,6 +26,7 @@ from typing import Any, TypeVar
 
 from . import replay, views
 from . import store as ops
+from .accounts import Accounts
 from .bots import BotRunner
 from .config import ServerConfig
 from .db import DatabaseLock, lock_database
@@ -77,6 +79,7 @@ class Hub:
         self.registry = TableRegistry(self)
         self.seating = Seating(self)
         self.turns = Turns(self)
+        self.accounts = Accounts(self)
 
     # ----------------------------------------------------------------- life cycle
     async def start(self) -> None:
@@ -161,20 +164,21 @@ class Hub:
         return self.registry.lobby()
 
     async def create(self, game_name: str, options: Any, seats: list[dict[str, Any]], clock: int | None,
-                     listed: bool, token: str | None, name: str | None, rematch_of: Table | None = None,
+                     listed: bool, key: str | None, name: str | None, rematch_of: Table | None = None,
                      address: str | None = None, *, hints: bool = False) -> Table:
-        return await self.registry.create(game_name, options, seats, clock, listed, token, name,
+        return await self.registry.create(game_name, options, seats, clock, listed, key, name,
                                           rematch_of=rematch_of, address=address, hints=hints)
 
-    async def rematch(self, table: Table, token: str | None) -> Table:
-        return await self.registry.rematch(table, token)
+    async def rematch(self, table: Table, key: str | None) -> Table:
+        return await self.registry.rematch(table, key)
 
     # ----------------------------------------------------------------- seats and connections (seats.py)
-    async def join(self, table: Table, token: str, name: Any, seat: int | None) -> int:
-        return await self.seating.join(table, token, name, seat)
+    # A player is known by a key: the hash of their cookie token, or their account's key.
+    async def join(self, table: Table, key: str, name: Any, seat: int | None) -> int:
+        return await self.seating.join(table, key, name, seat)
 
-    async def leave(self, table: Table, token: str | None) -> None:
-        await self.seating.leave(table, token)
+    async def leave(self, table: Table, key: str | None) -> None:
+        await self.seating.leave(table, key)
 
     def connect(self, table: Table, conn: Connection) -> None:
         self.seating.connect(table, conn)

@@ -24,11 +24,22 @@ from .protocol import ProtocolError, RateLimit
 from .store import SeatData
 from .views import ViewerLog
 
-__all__ = ["Connection", "PendingMove", "Seat", "Table", "hash_token", "table_gone"]
+__all__ = ["Connection", "PendingMove", "Seat", "Table", "hash_token", "seat_label", "table_gone"]
 
 
 def hash_token(token: str) -> str:
+    """A player's key from their cookie token: what a seat stores (``token_hash``), never the token.
+
+    A player with an account holds the account's key instead (:mod:`.accounts`), the same on
+    every browser they log in from."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def seat_label(kind: str, bot: str, name: str | None, index: int) -> str:
+    """What a seat is called at its table: the player's name, or the bot's kind and number."""
+    if kind == "bot":
+        return f"{bot.capitalize()} bot {index + 1}"
+    return name or f"Seat {index + 1} (open)"
 
 
 def table_gone(code: str) -> ProtocolError:
@@ -44,6 +55,8 @@ class Connection:
         self.seat = seat
         self.rate = rate
         self.address = address  # the client's address, for the per-address spectator cap
+        # (account id, session token hash) of the login it came with: logging that session out closes it
+        self.session: tuple[int, str] | None = None
         self.counted = False  # counted among the address's spectators
         self.close_with: tuple[int, str] | None = None  # the sender closes the socket with this, after the outbox
         self.outbox: deque[dict[str, Any]] = deque()
@@ -118,23 +131,17 @@ class Table:
     # the log. Kept in memory only, not in the record: a restarted server no longer shows them.
     auto_played: set[int] = field(default_factory=set)
 
-    def seat_of(self, token: str | None) -> int | None:
-        if not token:
+    def seat_of(self, key: str | None) -> int | None:
+        """The seat held by ``key`` (a player's key: see :func:`hash_token` and the accounts' keys)."""
+        if not key:
             return None
-        h = hash_token(token)
         for seat in self.seats:
-            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, h):
+            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, key):
                 return seat.index
         return None
 
     def names(self) -> list[str]:
-        out = []
-        for s in self.seats:
-            if s.kind == "bot":
-                out.append(f"{s.bot.capitalize()} bot {s.index + 1}")
-            else:
-                out.append(s.name or f"Seat {s.index + 1} (open)")
-        return out
+        return [seat_label(s.kind, s.bot, s.name, s.index) for s in self.seats]
 
     def public(self) -> dict[str, Any]:
         """What anyone may know about the table (lobby, spectators)."""

@@ -14,7 +14,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from . import store as ops
-from .live import Connection, Seat, Table, hash_token, table_gone
+from .live import Connection, Seat, Table, table_gone
 from .protocol import ProtocolError, clean_name
 
 __all__ = ["Seating"]
@@ -33,11 +33,11 @@ class Seating:
         self.spectators: Counter[str] = Counter()  # spectator connections by client address
 
     # ----------------------------------------------------------------- taking and leaving seats
-    async def join(self, table: Table, token: str, name: Any, seat: int | None) -> int:
-        """Take a free human seat (or return the one this token already holds)."""
+    async def join(self, table: Table, key: str, name: Any, seat: int | None) -> int:
+        """Take a free human seat (or return the one this player's key already holds)."""
         display = clean_name(name)
         async with table.lock:
-            mine = table.seat_of(token)
+            mine = table.seat_of(key)
             if mine is not None:
                 return mine
             if table.status == "expired":
@@ -55,7 +55,7 @@ class Seating:
                 raise ProtocolError("table_full", "every seat is taken; you can watch")
             chosen = free[0]
             before = (chosen.name, chosen.token_hash)
-            chosen.name, chosen.token_hash = display, hash_token(token)
+            chosen.name, chosen.token_hash = display, key
             humans = [s for s in table.seats if s.kind == "human"]
             status = "playing" if all(s.token_hash for s in humans) else "open"
             try:
@@ -72,10 +72,10 @@ class Seating:
             self.hub.changed(table)
             return chosen.index
 
-    async def leave(self, table: Table, token: str | None) -> None:
+    async def leave(self, table: Table, key: str | None) -> None:
         """Before the start a seat is freed; during play a bot takes it until the player returns."""
         async with table.lock:
-            index = table.seat_of(token)
+            index = table.seat_of(key)
             if index is None:
                 raise ProtocolError("not_seated", "you have no seat at this table")
             seat = table.seats[index]

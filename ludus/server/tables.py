@@ -28,7 +28,7 @@ from ..games import game_names, get_game
 from . import store as ops
 from .bots import bot_kinds, default_bot
 from .db import server_secret
-from .live import Seat, Table, hash_token, table_gone
+from .live import Seat, Table, table_gone
 from .protocol import KeyedRateLimit, ProtocolError, clean_name
 from .store import TableData
 
@@ -209,9 +209,10 @@ class TableRegistry:
 
     # ----------------------------------------------------------------- creating
     async def create(self, game_name: str, options: Any, seats: list[dict[str, Any]], clock: int | None,
-                     listed: bool, token: str | None, name: str | None, rematch_of: Table | None = None,
+                     listed: bool, key: str | None, name: str | None, rematch_of: Table | None = None,
                      address: str | None = None, *, hints: bool = False) -> Table:
-        """A new table. ``address`` (the client's) and ``token`` are rate limited; rematches are not.
+        """A new table. ``address`` (the client's) and ``key`` (the player's) are rate limited;
+        rematches are not. With a ``name``, the player with ``key`` takes the first human seat.
 
         ``hints`` lets its players ask what the bot would play (off unless asked for).
         """
@@ -238,7 +239,7 @@ class TableRegistry:
         if clock is not None and not low <= clock <= MAX_CLOCK:
             raise ProtocolError("bad_clock", f"the turn clock must be {low} to {MAX_CLOCK} seconds per move, or off")
         if rematch_of is None:
-            self._limit_creation(token, address)
+            self._limit_creation(key, address)
         live = sum(1 for t in hub.tables.values() if t.status in ("open", "playing"))
         if live >= hub.config.max_live_tables:
             raise ProtocolError("busy", "this server has too many tables in play; try again later")
@@ -248,9 +249,9 @@ class TableRegistry:
                 old = rematch_of.seats[s.index]
                 s.name, s.token_hash = old.name, old.token_hash
         elif name is not None and humans:
-            if token is None:
+            if key is None:
                 raise ProtocolError("no_token", "a player token is needed to take a seat")
-            humans[0].name, humans[0].token_hash = clean_name(name), hash_token(token)
+            humans[0].name, humans[0].token_hash = clean_name(name), key
         status = "playing" if all(s.token_hash for s in humans) else "open"
         seed = secrets.randbits(63)
         state = game.new_initial_state(opts, seed=seed)
@@ -274,13 +275,13 @@ class TableRegistry:
         hub.turns.schedule(table)
         return table
 
-    def _limit_creation(self, token: str | None, address: str | None) -> None:
-        """Token buckets per browser and per address; both must allow it, then both are charged."""
+    def _limit_creation(self, key: str | None, address: str | None) -> None:
+        """Token buckets per player and per address; both must allow it, then both are charged."""
         now = time.monotonic()
         cfg = self.hub.config
         checks = []
-        if token is not None:
-            checks.append((self.create_by_client, hash_token(token), cfg.create_per_minute_client,
+        if key is not None:
+            checks.append((self.create_by_client, key, cfg.create_per_minute_client,
                            cfg.create_burst_client, "you are"))
         if address is not None:
             checks.append((self.create_by_address, address, cfg.create_per_minute_address,
@@ -299,8 +300,8 @@ class TableRegistry:
             if code not in self.hub.tables:
                 return code
 
-    async def rematch(self, table: Table, token: str | None) -> Table:
-        if table.seat_of(token) is None:
+    async def rematch(self, table: Table, key: str | None) -> Table:
+        if table.seat_of(key) is None:
             raise ProtocolError("not_seated", "only the players of this table can ask for a rematch")
         async with table.lock:
             if table.status != "finished":

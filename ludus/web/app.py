@@ -74,6 +74,11 @@ def create_web_app(config: ServerConfig | None = None) -> FastAPI:
     async def lobby() -> HTMLResponse:
         return HTMLResponse(_page("index.html"))
 
+    @app.get("/me", response_class=HTMLResponse)
+    async def account() -> HTMLResponse:
+        """The player's account and games (the page asks /api/me)."""
+        return HTMLResponse(_page("account.html"))
+
     @app.get("/t/{code}", response_class=HTMLResponse)
     async def table(code: str) -> HTMLResponse:
         return HTMLResponse(_page("table.html"))

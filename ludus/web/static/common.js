@@ -71,3 +71,23 @@ export async function gameModule(name) {
 export function withSeatNames(text, names) {
   return String(text).replace(/\b[Ss]eat (\d+)\b/g, (whole, n) => (names || [])[Number(n) - 1] || whole);
 }
+
+// The header's "Your games" link names the logged-in account; resolves to the account (or null).
+export async function accountLink() {
+  try {
+    const me = await api("/api/me?games=false");
+    const link = document.getElementById("account-link");
+    if (link && me.account) link.textContent = me.account.name;
+    return me.account;
+  } catch (_) {
+    return null;
+  }
+}
+
+// A logged-in player sits under the account's name: fill the name box with it, read-only.
+export function useAccountName(input, account) {
+  if (!account || !input) return;
+  input.value = account.name;
+  input.readOnly = true;
+  input.title = "your account's name";
+}

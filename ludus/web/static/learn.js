@@ -4,7 +4,7 @@
 // by the game's page module, exactly as on a table page; `act` asks the lesson instead of a
 // WebSocket. The step is kept in the address (?step=k, 1 = the first step, n + 1 = the end) so
 // a reload resumes where the learner was.
-import { api, gameModule, h, replaceChildren, savedName, saveName, withSeatNames } from "/static/common.js";
+import { accountLink, api, gameModule, h, replaceChildren, savedName, saveName, useAccountName, withSeatNames } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
 const game = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -236,6 +236,7 @@ async function start() {
   const { title, game_title: gameTitle } = page.meta;  // "Learn Gladius" needs no "Learn Gladius:" before it
   $("title").textContent = title.includes(gameTitle) ? title : `Learn ${gameTitle}: ${title}`;
   $("real-name").value = savedName();
+  accountLink().then((account) => useAccountName($("real-name"), account));
   $("next").addEventListener("click", () => go(Math.min(page.k + 1, page.meta.steps)));
   $("to-moves").addEventListener("click", toMoves);
   $("back").addEventListener("click", () => go(Math.max(page.k - 1, 0)));

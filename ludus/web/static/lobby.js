@@ -1,5 +1,5 @@
 // The lobby: create a table (game, options, who sits where), open one by code, list open tables.
-import { api, h, replaceChildren, savedName, saveName } from "/static/common.js";
+import { accountLink, api, h, replaceChildren, savedName, saveName, useAccountName } from "/static/common.js";
 import { openRules } from "/static/rules.js";
 
 const $ = (id) => document.getElementById(id);
@@ -402,6 +402,7 @@ async function createTable() {
 
 async function start() {
   $("name").value = savedName();
+  accountLink().then((account) => { useAccountName($("name"), account); updateSeatLabels(); });
   updateCreate();
   games = await api("/api/games");
   gamesLoaded = true;

@@ -2,7 +2,9 @@
 // seat saw it (the server opens replays only once the game is over). Below it, the post-game
 // analysis of one player: started on the server, followed with a progress bar, then shown as
 // marks on the frames, a plot of the estimated win chance and a list of the marked moves.
-import { api, gameModule, h, replaceChildren, svg, withSeatNames } from "/static/common.js";
+import { accountLink, api, gameModule, h, replaceChildren, svg, withSeatNames } from "/static/common.js";
+
+accountLink();  // the header names the logged-in account
 
 const $ = (id) => document.getElementById(id);
 const code = decodeURIComponent(location.pathname.split("/")[2] || "").toUpperCase();

@@ -1,8 +1,10 @@
 // A live table: joins or watches, keeps a WebSocket open (reconnecting by itself), and draws
 // each view the server sends. The server sends only what this seat may see; this page keeps
 // nothing else. The board itself is drawn by the game's page module.
-import { api, gameModule, h, replaceChildren, savedName, saveName, withSeatNames } from "/static/common.js";
+import { accountLink, api, gameModule, h, replaceChildren, savedName, saveName, useAccountName, withSeatNames } from "/static/common.js";
 import { openRules as openRulesPanel } from "/static/rules.js";
+
+const signedIn = accountLink();  // the header names the account; a logged-in player joins under its name
 
 const $ = (id) => document.getElementById(id);
 const code = decodeURIComponent(location.pathname.split("/")[2] || "").toUpperCase();
@@ -81,6 +83,7 @@ async function start() {
 function showJoin(free) {
   $("join").classList.remove("hidden");
   $("join-name").value = savedName();
+  signedIn.then((account) => useAccountName($("join-name"), account));
   replaceChildren($("join-seat"), free.map((s) => h("option", { value: s.seat }, `Seat ${s.seat + 1}`)));
   $("join-form").addEventListener("submit", async (event) => {
     event.preventDefault();

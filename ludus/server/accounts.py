@@ -1,0 +1,399 @@
+"""Accounts, optional: a name and a password, so a player keeps their seats and games across browsers.
+
+Without an account a player is their cookie token, and a seat holds the token's hash (its
+*key*). An account has a key of its own, random and never sent anywhere; a browser that
+logs in gets a session cookie, and while that session lasts the player acts with the
+account's key. Signing up (and logging in) moves the seats of the browser's anonymous
+token to the account, so the games played before carry over. Passwords are hashed with
+Argon2id (``argon2-cffi``); session tokens, like player tokens, are stored only as hashes.
+
+Failed logins are throttled per account name and per client address (token buckets, in
+this process's memory: each worker of a group counts its own); a throttled attempt is
+refused before its password is even checked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import logging
+import re
+import secrets
+import time
+import unicodedata
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import Connection, case, delete, insert, select, update
+
+from ..games import game_names, get_game
+from . import store as ops
+from .db import AccountRow, SeatRow, SessionRow, TableRow, utcnow
+from .live import hash_token, seat_label
+from .protocol import KeyedRateLimit, ProtocolError
+from .tables import RateLimited
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+__all__ = [
+    "DELETED_NAME", "MAX_PASSWORD", "MIN_PASSWORD", "SESSION_COOKIE", "SESSION_DAYS", "Account", "Accounts",
+    "check_name", "check_password", "name_key",
+]
+
+log = logging.getLogger("ludus.server")
+
+SESSION_COOKIE = "ludus_session"
+SESSION_DAYS = 90
+"""A session lasts this long from its login, then the browser logs in again."""
+MIN_PASSWORD, MAX_PASSWORD = 8, 256
+MIN_NAME, MAX_NAME = 2, 24
+DELETED_NAME = "deleted player"
+"""What a deleted account's seats show in their games from then on."""
+_NAME = re.compile(r"^[\w.\-]+$")  # letters and digits of any script, _ . -
+
+
+@dataclass(frozen=True)
+class Account:
+    """The account a request's session belongs to (``session``: that session's token hash)."""
+
+    id: int
+    name: str
+    key: str
+    session: str
+    created_at: datetime
+
+
+def name_key(name: str) -> str:
+    """The form two names are compared in: "Alice", "ALICE" and its full-width form are one account."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def check_name(name: Any) -> str:
+    """An account name as typed (trimmed), or a ``bad_name`` refusal that says what is wrong."""
+    if not isinstance(name, str):
+        raise ProtocolError("bad_name", "an account name must be text")
+    name = name.strip()
+    if not MIN_NAME <= len(name) <= MAX_NAME:
+        raise ProtocolError("bad_name", f"an account name has {MIN_NAME} to {MAX_NAME} characters")
+    if not _NAME.match(name) or any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise ProtocolError("bad_name", "an account name may have letters, digits, '_', '.' and '-' only")
+    return name
+
+
+def check_password(password: Any, field: str = "password") -> str:
+    if not isinstance(password, str):
+        raise ProtocolError("bad_password", f"the {field} must be text")
+    if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+        raise ProtocolError("bad_password", f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+    return password
+
+
+def _aware(at: datetime) -> datetime:
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)  # SQLite keeps no zone; all is UTC
+
+
+class Accounts:
+    """Sign-up, login, sessions, password changes and deletion; every change is one transaction."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        cfg = hub.config
+        self.hasher = PasswordHasher()  # Argon2id with the library's recommended costs (RFC 9106)
+        self.failed_by_name = KeyedRateLimit(cfg.login_failures_per_minute_account, cfg.login_failures_burst_account)
+        self.failed_by_address = KeyedRateLimit(cfg.login_failures_per_minute_address,
+                                                cfg.login_failures_burst_address)
+        self.signups_by_address = KeyedRateLimit(cfg.signups_per_minute_address, cfg.signups_burst_address)
+        self._decoy: str | None = None  # a hash checked for unknown names, so they take as long as known ones
+
+    # ----------------------------------------------------------------- passwords
+    async def _hash(self, password: str) -> str:
+        return await asyncio.to_thread(self.hasher.hash, password)
+
+    async def _verify(self, hashed: str | None, password: str) -> bool:
+        if hashed is None:
+            if self._decoy is None:
+                self._decoy = await self._hash(secrets.token_urlsafe(16))
+            hashed = self._decoy
+
+        def verify() -> bool:
+            try:
+                return self.hasher.verify(hashed, password)
+            except (VerificationError, InvalidHashError):
+                return False
+        return await asyncio.to_thread(verify)
+
+    def _throttled(self, name: str | None, address: str | None) -> None:
+        now = time.monotonic()
+        waits = []
+        if name is not None:
+            waits.append(self.failed_by_name.wait(name, now))
+        if address is not None:
+            waits.append(self.failed_by_address.wait(address, now))
+        wait = max(waits, default=0.0)
+        if wait > 0:
+            raise RateLimited("too many wrong passwords; please wait "
+                              f"{max(1, int(wait + 0.999))} seconds before trying again", wait)
+
+    def _failed(self, name: str | None, address: str | None) -> None:
+        now = time.monotonic()
+        if name is not None:
+            self.failed_by_name.take(name, now)
+        if address is not None:
+            self.failed_by_address.take(address, now)
+
+    async def _check(self, account: Account, password: Any, address: str | None) -> None:
+        """The account's own password again, before a change that cannot be undone; throttled like logins."""
+        key = name_key(account.name)
+        self._throttled(key, address)
+        if not isinstance(password, str) or len(password) > MAX_PASSWORD:
+            raise ProtocolError("bad_login", "that is not your current password")
+        row = await self.hub.db(self._row_by_id, account.id)
+        if row is None or not await self._verify(row.password_hash, password):
+            self._failed(key, address)
+            raise ProtocolError("bad_login", "that is not your current password")
+
+    # ----------------------------------------------------------------- reads (on the database thread)
+    def _row_by_name(self, key: str) -> Any:
+        assert self.hub.store is not None
+        with self.hub.store.engine.connect() as c:
+            return c.execute(select(AccountRow).where(AccountRow.name_key == key)).first()
+
+    def _row_by_id(self, account_id: int) -> Any:
+        assert self.hub.store is not None
+        with self.hub.store.engine.connect() as c:
+            return c.execute(select(AccountRow).where(AccountRow.id == account_id)).first()
+
+    def _by_session(self, token_hash: str) -> Account | None:
+        assert self.hub.store is not None
+        with self.hub.store.engine.connect() as c:
+            row = c.execute(select(AccountRow.id, AccountRow.name, AccountRow.seat_key, AccountRow.created_at,
+                                   SessionRow.expires_at)
+                            .join(SessionRow, SessionRow.account_id == AccountRow.id)
+                            .where(SessionRow.token_hash == token_hash)).first()
+        if row is None or _aware(row.expires_at) <= utcnow():
+            return None
+        return Account(row.id, row.name, row.seat_key, token_hash, _aware(row.created_at))
+
+    async def session(self, token: str | None) -> Account | None:
+        """The account of a session cookie, or None (no cookie, a stale one, or one never issued)."""
+        if not token or len(token) > 128 or not token.isascii():
+            return None
+        return await self.hub.db(self._by_session, hash_token(token))
+
+    # ----------------------------------------------------------------- sign-up and login
+    async def signup(self, name: Any, password: Any, anon_key: str | None, address: str | None
+                     ) -> tuple[Account, str]:
+        """A new account, logged in; the browser's anonymous seats move to it. Returns the session token."""
+        display = check_name(name)
+        check_password(password)
+        key = name_key(display)
+        now = time.monotonic()
+        if address is not None:
+            wait = self.signups_by_address.wait(address, now)
+            if wait > 0:
+                raise RateLimited("too many accounts were made from your network address; please try again in "
+                                  f"{max(1, int(wait + 0.999))} seconds", wait)
+            self.signups_by_address.take(address, now)
+        if await self.hub.db(self._row_by_name, key) is not None:
+            raise ProtocolError("name_taken", f"the name {display!r} is taken; choose another, or log in")
+        hashed = await self._hash(password)
+        seat_key = secrets.token_hex(32)
+        token = secrets.token_urlsafe(32)
+        made: dict[str, Any] = {}
+
+        def run(c: Connection) -> None:
+            at = utcnow()
+            c.execute(insert(AccountRow).values(name=display, name_key=key, password_hash=hashed, seat_key=seat_key,
+                                                created_at=at))
+            made["id"] = c.execute(select(AccountRow.id).where(AccountRow.seat_key == seat_key)).scalar_one()
+            made["at"] = at
+            self._open_session(c, made["id"], token)
+            if anon_key:
+                self._move_seats(c, anon_key, seat_key)
+
+        try:
+            await self.hub.write(ops.Write(run, None, f"account {display!r}"))
+        except ops.WriteFailed:
+            if await self.hub.db(self._row_by_name, key) is not None:  # someone else took the name just now
+                raise ProtocolError("name_taken", f"the name {display!r} is taken; choose another") from None
+            raise
+        if anon_key:
+            self._move_live(anon_key, seat_key)
+        log.info("account %d created", made["id"])
+        return Account(made["id"], display, seat_key, hash_token(token), made["at"]), token
+
+    async def login(self, name: Any, password: Any, anon_key: str | None, address: str | None
+                    ) -> tuple[Account, str]:
+        """Check the password and open a session; the browser's anonymous seats move to the account,
+        but for tables where the account already sits (those stay with the browser)."""
+        key = name_key(name.strip()) if isinstance(name, str) and len(name) <= 4 * MAX_NAME else None
+        self._throttled(key, address)
+        if key is None or not isinstance(password, str) or len(password) > MAX_PASSWORD:
+            self._failed(key, address)
+            raise ProtocolError("bad_login", "wrong name or password")
+        row = await self.hub.db(self._row_by_name, key)
+        if not await self._verify(row.password_hash if row else None, password) or row is None:
+            self._failed(key, address)
+            raise ProtocolError("bad_login", "wrong name or password")
+        rehash = await self._hash(password) if self.hasher.check_needs_rehash(row.password_hash) else None
+        token = secrets.token_urlsafe(32)
+
+        def run(c: Connection) -> None:
+            self._open_session(c, row.id, token)
+            c.execute(delete(SessionRow).where(SessionRow.account_id == row.id, SessionRow.expires_at <= utcnow()))
+            if rehash is not None:
+                c.execute(update(AccountRow).where(AccountRow.id == row.id).values(password_hash=rehash))
+            if anon_key and anon_key != row.seat_key:
+                self._move_seats(c, anon_key, row.seat_key)
+
+        await self.hub.write(ops.Write(run, None, f"login of account {row.id}"))
+        if anon_key and anon_key != row.seat_key:
+            self._move_live(anon_key, row.seat_key)
+        return Account(row.id, row.name, row.seat_key, hash_token(token), _aware(row.created_at)), token
+
+    @staticmethod
+    def _open_session(c: Connection, account_id: int, token: str) -> None:
+        at = utcnow()
+        c.execute(insert(SessionRow).values(token_hash=hash_token(token), account_id=account_id, created_at=at,
+                                            expires_at=at + timedelta(days=SESSION_DAYS)))
+
+    # ----------------------------------------------------------------- sessions and passwords
+    async def logout(self, account: Account) -> None:
+        """End this session (this browser)."""
+        session = account.session
+
+        def run(c: Connection) -> None:
+            c.execute(delete(SessionRow).where(SessionRow.token_hash == session))
+
+        await self.hub.write(ops.Write(run, None, "logout"))
+        self._close_connections(account.id, lambda s: s == session)
+
+    async def logout_everywhere(self, account: Account, keep_this: bool = False) -> None:
+        """End every session of the account (but this one, with ``keep_this``)."""
+        session = account.session
+
+        def run(c: Connection) -> None:
+            gone = delete(SessionRow).where(SessionRow.account_id == account.id)
+            c.execute(gone.where(SessionRow.token_hash != session) if keep_this else gone)
+
+        await self.hub.write(ops.Write(run, None, f"logout of account {account.id} everywhere"))
+        self._close_connections(account.id, lambda s: not keep_this or s != session)
+
+    async def change_password(self, account: Account, current: Any, new: Any, address: str | None) -> None:
+        """A new password; every other session ends (a thief's among them), this one stays."""
+        check_password(new, "new password")
+        await self._check(account, current, address)
+        hashed = await self._hash(new)
+        session = account.session
+
+        def run(c: Connection) -> None:
+            c.execute(update(AccountRow).where(AccountRow.id == account.id).values(password_hash=hashed))
+            c.execute(delete(SessionRow).where(SessionRow.account_id == account.id, SessionRow.token_hash != session))
+
+        await self.hub.write(ops.Write(run, None, f"password of account {account.id}"))
+        self._close_connections(account.id, lambda s: s != session)
+
+    async def delete(self, account: Account, password: Any, address: str | None) -> None:
+        """Delete the account: its name, password hash and sessions. Its games stay, under
+        "deleted player": a seat in a game not begun is freed, and a bot plays on for it in a game
+        under way."""
+        await self._check(account, password, address)
+        key = account.key
+
+        def run(c: Connection) -> None:
+            status = select(TableRow.status).where(TableRow.code == SeatRow.table_code).scalar_subquery()
+            c.execute(update(SeatRow).where(SeatRow.token_hash == key).values(
+                token_hash=None,
+                name=case((status == "open", None), else_=DELETED_NAME),
+                away=case((status == "playing", "left"), else_=SeatRow.away)))
+            c.execute(delete(SessionRow).where(SessionRow.account_id == account.id))
+            c.execute(delete(AccountRow).where(AccountRow.id == account.id))
+
+        await self.hub.write(ops.Write(run, None, f"deletion of account {account.id}"))
+        for table in list(self.hub.tables.values()):
+            changed = False
+            for seat in table.seats:
+                if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, key):
+                    seat.token_hash = None
+                    seat.name = None if table.status == "open" else DELETED_NAME
+                    if table.status == "playing":
+                        seat.away = "left"
+                    changed = True
+            if changed:
+                self.hub.changed(table)
+        self._close_connections(account.id, lambda s: True)
+        log.info("account %d deleted", account.id)
+
+    # ----------------------------------------------------------------- seats
+    @staticmethod
+    def _move_seats(c: Connection, old: str, new: str) -> None:
+        """Hand ``old``'s seats to ``new``, but at tables where ``new`` already sits."""
+        taken = select(SeatRow.table_code).where(SeatRow.token_hash == new)
+        c.execute(update(SeatRow).where(SeatRow.token_hash == old, SeatRow.table_code.not_in(taken))
+                  .values(token_hash=new))
+
+    def _move_live(self, old: str, new: str) -> None:
+        """The same change on the tables in memory (their rows changed in the same way)."""
+        for table in list(self.hub.tables.values()):
+            if table.seat_of(new) is not None:
+                continue
+            index = table.seat_of(old)
+            if index is not None:
+                table.seats[index].token_hash = new
+                self.hub.changed(table)
+
+    def _close_connections(self, account_id: int, which: Any) -> None:
+        """Close the live sockets opened under the account's sessions that ``which`` picks: their
+        pages reconnect as what the browser is now."""
+        for table in list(self.hub.tables.values()):
+            for conn in list(table.conns):
+                if conn.session is not None and conn.session[0] == account_id and which(conn.session[1]):
+                    conn.close(4401, "logged out")
+
+    # ----------------------------------------------------------------- "your games"
+    def _games(self, key: str, limit: int) -> list[dict[str, Any]]:
+        assert self.hub.store is not None
+        with self.hub.store.engine.connect() as c:
+            mine = c.execute(select(TableRow.code, TableRow.game, TableRow.status, TableRow.updated_at,
+                                    TableRow.created_at, TableRow.result, SeatRow.seat)
+                             .join(SeatRow, SeatRow.table_code == TableRow.code)
+                             .where(SeatRow.token_hash == key, TableRow.status != "expired")
+                             .order_by(TableRow.updated_at.desc()).limit(limit)).all()
+            codes = [r.code for r in mine]
+            seats: dict[str, list[Any]] = {}
+            for i in range(0, len(codes), 200):
+                for s in c.execute(select(SeatRow).where(SeatRow.table_code.in_(codes[i:i + 200]))
+                                   .order_by(SeatRow.seat)):
+                    seats.setdefault(s.table_code, []).append(s)
+        known = set(game_names())
+        out = []
+        for r in mine:
+            result = _json(r.result)
+            winners = result.get("winners") if isinstance(result, dict) else None
+            outcome = None
+            if r.status == "finished" and isinstance(winners, list):
+                outcome = ("won" if winners == [r.seat] else "shared" if r.seat in winners else "lost")
+            out.append({
+                "code": r.code, "game": r.game, "title": get_game(r.game).title if r.game in known else r.game,
+                "status": r.status, "seat": r.seat, "outcome": outcome,
+                "players": [seat_label(s.kind, s.bot, s.name, s.seat) for s in seats.get(r.code, [])],
+                "created_at": _aware(r.created_at).isoformat(), "updated_at": _aware(r.updated_at).isoformat(),
+            })
+        out.sort(key=lambda g: g["status"] not in ("open", "playing"))  # stable: newest first within each
+        return out
+
+    async def games(self, key: str | None, limit: int = 200) -> list[dict[str, Any]]:
+        """The games of a player's key, unfinished first, newest first within each."""
+        return [] if key is None else await self.hub.db(self._games, key, limit)
+
+
+def _json(text: str | None) -> Any:
+    try:
+        return json.loads(text) if text else None
+    except ValueError:
+        return None
