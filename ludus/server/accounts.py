@@ -223,7 +223,7 @@ class Accounts:
                 raise ProtocolError("name_taken", f"the name {display!r} is taken; choose another") from None
             raise
         if anon_key:
-            self._move_live(anon_key, seat_key)
+            await self._move_live(anon_key, seat_key)
         log.info("account %d created", made["id"])
         return Account(made["id"], display, seat_key, hash_token(token), made["at"]), token
 
@@ -253,7 +253,7 @@ class Accounts:
 
         await self.hub.write(ops.Write(run, None, f"login of account {row.id}"))
         if anon_key and anon_key != row.seat_key:
-            self._move_live(anon_key, row.seat_key)
+            await self._move_live(anon_key, row.seat_key)
         return Account(row.id, row.name, row.seat_key, hash_token(token), _aware(row.created_at)), token
 
     @staticmethod
@@ -316,15 +316,15 @@ class Accounts:
 
         await self.hub.write(ops.Write(run, None, f"deletion of account {account.id}"))
         for table in list(self.hub.tables.values()):
-            changed = False
-            for seat in table.seats:
-                if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, key):
-                    seat.token_hash = None
-                    seat.name = None if table.status == "open" else DELETED_NAME
-                    if table.status == "playing":
-                        seat.away = "left"
-                    changed = True
-            if changed:
+            if table.seat_of(key) is None:
+                continue
+            async with table.lock:  # after any join or move under way there
+                for seat in table.seats:
+                    if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, key):
+                        seat.token_hash = None
+                        seat.name = None if table.status == "open" else DELETED_NAME
+                        if table.status == "playing":
+                            seat.away = "left"
                 self.hub.changed(table)
         self._close_connections(account.id, lambda s: True)
         log.info("account %d deleted", account.id)
@@ -337,15 +337,17 @@ class Accounts:
         c.execute(update(SeatRow).where(SeatRow.token_hash == old, SeatRow.table_code.not_in(taken))
                   .values(token_hash=new))
 
-    def _move_live(self, old: str, new: str) -> None:
-        """The same change on the tables in memory (their rows changed in the same way)."""
+    async def _move_live(self, old: str, new: str) -> None:
+        """The same change on the tables in memory (their rows changed in the same way), each under
+        its table's lock, after any join or move under way there."""
         for table in list(self.hub.tables.values()):
-            if table.seat_of(new) is not None:
+            if table.seat_of(old) is None:
                 continue
-            index = table.seat_of(old)
-            if index is not None:
-                table.seats[index].token_hash = new
-                self.hub.changed(table)
+            async with table.lock:
+                index = table.seat_of(old)
+                if index is not None and table.seat_of(new) is None:
+                    table.seats[index].token_hash = new
+                    self.hub.changed(table)
 
     def _close_connections(self, account_id: int, which: Any) -> None:
         """Close the live sockets opened under the account's sessions that ``which`` picks: their

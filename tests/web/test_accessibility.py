@@ -57,6 +57,21 @@ def test_lobby(live, browser):
     ctx.close()
 
 
+def test_account_page(live, browser):
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    page.goto(live.url + "/me")
+    page.wait_for_selector("#anonymous:not(.hidden)")
+    scan(page, "the account page, logged out")
+    page.fill("#signup-name", "Axe")
+    page.fill("#signup-password", "a long enough secret")
+    page.click("#signup-form button[type=submit]")
+    page.wait_for_selector("#signed-in:not(.hidden)")
+    page.click("text=Delete account")
+    scan(page, "the account page, logged in, deletion open")
+    ctx.close()
+
+
 @pytest.mark.parametrize("game", game_names())
 def test_each_game_mid_game(live, browser, game):
     ctx = browser.new_context(viewport=DESKTOP)
