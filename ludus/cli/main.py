@@ -227,14 +227,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 # More sub-commands, each a module with add_command(subparsers) that sets args.run.
 EXTRA_COMMAND_MODULES = ("ludus.cli.rules", "ludus.cli.learn", "ludus.cli.tournament", "ludus.cli.analyze",
-                         "ludus.cli.serve", "ludus.cli.analyze_game")
+                         "ludus.cli.serve", "ludus.cli.analyze_game", "ludus.cli.ratings")
 
 # The optional parts (pyproject.toml [project.optional-dependencies]) a command needs, and the
 # modules that show whether each is installed. Checked before the command starts, so that a
 # missing part is named up front, not met as a traceback after a long run.
-COMMAND_EXTRAS = {"serve": "server", "tournament": "sim", "analyze": "sim"}
+COMMAND_EXTRAS = {"serve": "server", "ratings": "server", "tournament": "sim", "analyze": "sim"}
 EXTRA_MODULES = {
-    "server": ("fastapi", "uvicorn", "sqlalchemy", "alembic", "platformdirs", "prometheus_client"),
+    "server": ("fastapi", "uvicorn", "sqlalchemy", "alembic", "platformdirs", "prometheus_client", "argon2",
+               "openskill"),
     "sim": ("openskill", "matplotlib"),
 }
 # Top-level module -> extra, to name the extra when an optional module is missing anyway.

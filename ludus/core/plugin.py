@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.resources
+import itertools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -41,6 +42,8 @@ __all__ = [
     "GamePlugin",
     "InteropSpec",
     "PluginError",
+    "RatedPlay",
+    "RatingPool",
     "Scenario",
     "SearchBudget",
     "resolve",
@@ -130,6 +133,50 @@ class InteropSpec:
     """options -> an exact ``ObservationEncoder`` (see :mod:`ludus.core.encoding`); None: hashed."""
 
 
+# --------------------------------------------------------------------------- rated play
+@dataclass(frozen=True)
+class RatingPool:
+    """Player counts rated together: the game's character is alike across them, so one rating
+    says how well someone plays it there. ``key`` is a short id (URLs, the database)."""
+
+    key: str
+    label: str
+    min_seats: int
+    max_seats: int
+
+    def holds(self, seats: int) -> bool:
+        return self.min_seats <= seats <= self.max_seats
+
+
+@dataclass(frozen=True)
+class RatedPlay:
+    """How a game is played for a rating: the pools, and the options a rated table may choose.
+
+    Every option not in ``choose`` keeps the game's default (its standard rules), so players'
+    ratings compare like with like. ``note`` says, for players, why the pools are cut where
+    they are."""
+
+    pools: tuple[RatingPool, ...]
+    choose: tuple[str, ...] = ()
+    note: str = ""
+
+    def __post_init__(self) -> None:
+        keys = [pool.key for pool in self.pools]
+        if not self.pools or len(set(keys)) != len(keys):
+            raise PluginError("rated play needs one or more pools with distinct keys")
+        for pool in self.pools:
+            if not pool.key or not all(c.islower() or c.isdigit() or c == "-" for c in pool.key):
+                raise PluginError(f"rating pool key {pool.key!r} must be lower-case letters, digits and '-'")
+            if not 2 <= pool.min_seats <= pool.max_seats:
+                raise PluginError(f"rating pool {pool.key!r}: a rated game needs two or more seats")
+        spans = sorted((p.min_seats, p.max_seats) for p in self.pools)
+        if any(low <= prev_high for (_, prev_high), (low, _) in itertools.pairwise(spans)):
+            raise PluginError("rating pools must not share a player count")
+
+    def pool_for(self, seats: int) -> RatingPool | None:
+        return next((pool for pool in self.pools if pool.holds(seats)), None)
+
+
 # --------------------------------------------------------------------------- the declaration
 def resolve(ref: str, package: str = "") -> Any:
     """The object a ``"module:attribute"`` reference names (``".module"`` is relative to ``package``)."""
@@ -189,6 +236,8 @@ class GamePlugin:
     :mod:`ludus.core.tutorial`): what ``ludus learn`` and the lobby's Learn button play."""
     order: int = 100
     """Where the game comes in lists (lower first, then by name)."""
+    rated: RatedPlay | None = None
+    """Rated play (pools of player counts, the options a rated table may set); None: casual only."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name or not all(
@@ -205,6 +254,8 @@ class GamePlugin:
             if value is not None and (not isinstance(value, str) or "/" in value or "\\" in value
                                       or value.startswith(".") or not value.endswith(suffix)):
                 raise PluginError(f"game {self.name!r}: {part} must be a {suffix} file name in its package")
+        if self.rated is not None and not isinstance(self.rated, RatedPlay):
+            raise PluginError(f"game {self.name!r}: 'rated' must be a RatedPlay")
         rules = self.how_to_play
         if rules is not None and (not isinstance(rules, str) or "\\" in rules or not rules.endswith(".md")
                                   or any(step in ("", ".", "..") for step in rules.split("/"))):

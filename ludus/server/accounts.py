@@ -35,6 +35,7 @@ from . import store as ops
 from .db import AccountRow, SeatRow, SessionRow, TableRow, utcnow
 from .live import hash_token, seat_label
 from .protocol import KeyedRateLimit, ProtocolError
+from .ratings import forget_account
 from .tables import RateLimited
 
 if TYPE_CHECKING:
@@ -162,6 +163,10 @@ class Accounts:
         assert self.hub.store is not None
         with self.hub.store.engine.connect() as c:
             return c.execute(select(AccountRow).where(AccountRow.name_key == key)).first()
+
+    def public_row(self, name: str) -> Any:
+        """The account called ``name`` (any case), for its public page; None if there is none."""
+        return self._row_by_name(name_key(name)) if isinstance(name, str) and len(name) <= 200 else None
 
     def _row_by_id(self, account_id: int) -> Any:
         assert self.hub.store is not None
@@ -299,9 +304,9 @@ class Accounts:
         self._close_connections(account.id, lambda s: s != session)
 
     async def delete(self, account: Account, password: Any, address: str | None) -> None:
-        """Delete the account: its name, password hash and sessions. Its games stay, under
+        """Delete the account: its name, password hash, sessions and ratings. Its games stay, under
         "deleted player": a seat in a game not begun is freed, and a bot plays on for it in a game
-        under way."""
+        under way (the seat is then not rated)."""
         await self._check(account, password, address)
         key = account.key
 
@@ -312,6 +317,7 @@ class Accounts:
                 name=case((status == "open", None), else_=DELETED_NAME),
                 away=case((status == "playing", "left"), else_=SeatRow.away)))
             c.execute(delete(SessionRow).where(SessionRow.account_id == account.id))
+            forget_account(c, account.id)
             c.execute(delete(AccountRow).where(AccountRow.id == account.id))
 
         await self.hub.write(ops.Write(run, None, f"deletion of account {account.id}"))

@@ -23,10 +23,11 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from fastapi import Depends, FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
@@ -35,7 +36,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..core.errors import LudusError
 from ..games import game_names, get_game
-from . import hinting
+from . import hinting, ratings
 from .accounts import SESSION_COOKIE, SESSION_DAYS, Account
 from .analysis_jobs import add_analysis_routes
 from .bots import bot_kinds, default_bot
@@ -44,6 +45,7 @@ from .hub import Connection, Hub, RateLimited, Table, dumps, hash_token, server_
 from .learn import add_learn_routes
 from .observability import CONTENT_TYPE, Metrics
 from .protocol import BODY_DEPTH, Checked, ProtocolError, RateLimit, error_body, json_body, parse_message
+from .store import Store
 
 __all__ = [
     "BODY_DEPTH", "COOKIE", "HTTP_CODES", "HTTP_WORDS", "READY_TIMEOUT", "STATE_CHANGING", "STATUS_OF",
@@ -63,6 +65,7 @@ STATUS_OF = {
     "no_game": 404, "not_finished": 409, "busy": 503, "server_error": 500, "rate_limited": 429, "expired": 410,
     "too_large": 413, "bad_content_type": 415, "cross_origin": 403, "bad_host": 421,
     "bad_login": 401, "not_logged_in": 401, "name_taken": 409, "logged_in": 409,
+    "not_rated": 400, "account_needed": 403, "no_player": 404,
 }
 HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large", 415: "bad_content_type"}
 HTTP_WORDS = {400: "the request body could not be read: send JSON text in UTF-8",
@@ -94,6 +97,7 @@ class CreateTable(Checked):
     clock: int | None = None
     listed: bool = True
     hints: bool = False  # players may ask what the bot would play
+    rated: bool = Field(default=False, strict=True)  # standard rules, account holders only; its end rates
     name: str | None = Field(default=None, max_length=200)
 
 
@@ -434,7 +438,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
             game = get_game(name)
             out.append({"name": name, "title": game.title, "summary": game.summary, "min_seats": game.min_seats,
                         "max_seats": game.max_seats, "options": server_options(game), "bots": bot_kinds(game),
-                        "default_bot": default_bot(game)})
+                        "default_bot": default_bot(game), "rated": _rated_json(game)})
         return out
 
     @app.post("/api/games/{name}/options", dependencies=[Depends(json_body)])
@@ -486,7 +490,8 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
         me, new_token = await seated(request, body.name is not None)
         name = me.account.name if me.account and body.name is not None else body.name  # an account plays by its name
         table = await hub.create(body.game, body.options, [s.model_dump() for s in body.seats], body.clock,
-                                 body.listed, me.key, name, address=_address(request), hints=body.hints)
+                                 body.listed, me.key, name, address=_address(request), hints=body.hints,
+                                 rated=body.rated, member=me.account is not None)
         response = JSONResponse(_table_info(table, me.key), status_code=201)
         if new_token:
             _set_token(request, response, new_token)
@@ -502,7 +507,8 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
         table = await hub.get(code)
         me, new_token = await seated(request, True)
         assert me.key is not None
-        await hub.join(table, me.key, me.account.name if me.account else body.name, body.seat)
+        await hub.join(table, me.key, me.account.name if me.account else body.name, body.seat,
+                       member=me.account is not None)
         response = JSONResponse(_table_info(table, me.key))
         if new_token:
             _set_token(request, response, new_token)
@@ -562,11 +568,45 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
 
     @app.get("/api/me")
     async def me(request: Request, games: bool = True) -> dict[str, Any]:
-        """The player's account (or null) and their games, unfinished first: with or without an account.
-        ``games=false``: the account only (each page's header asks that)."""
+        """The player's account (or null), their games, unfinished first, and their ratings: with or
+        without an account. ``games=false``: the account only (each page's header asks that)."""
         player = await _player(hub, request)
+        mine = [] if player.account is None or not games else \
+            await hub.db(ratings.ratings_of, store().engine, f"account:{player.account.id}")
         return {"account": _account_json(player.account),
-                "games": await accounts.games(player.key) if games else []}
+                "games": await accounts.games(player.key) if games else [], "ratings": mine}
+
+    # ------------------------------------------------------------- ratings (ludus.server.ratings)
+    def store() -> Store:
+        assert hub.store is not None
+        return hub.store
+
+    @app.get("/api/ratings/{game}")
+    async def leaderboard(game: str, limit: int = Query(100, ge=1, le=500)) -> dict[str, Any]:
+        """A game's leaderboard, one list per pool of player counts."""
+        if game not in game_names():
+            raise ProtocolError("no_game", f"unknown game {game!r}; games here: {', '.join(game_names())}")
+        return await hub.db(ratings.leaderboard, store().engine, game, limit)
+
+    @app.get("/api/players/{name}")
+    async def player_ratings(name: str) -> dict[str, Any]:
+        """A player's public page: their name, since when, and their ratings with their history."""
+        row = await hub.db(accounts.public_row, name)
+        if row is None:
+            raise ProtocolError("no_player", f"there is no player {name[:40]!r}")
+        return {"name": row.name, "kind": "account", "since": _aware(row.created_at).isoformat(),
+                "href": f"/players/{row.name}",
+                "ratings": await hub.db(ratings.ratings_of, store().engine, f"account:{row.id}")}
+
+    @app.get("/api/bots/{kind}")
+    async def bot_ratings(kind: str) -> dict[str, Any]:
+        """A bot kind's public ratings (the kinds the games offer)."""
+        offered = {k for name in game_names() for k in bot_kinds(get_game(name))}
+        if kind not in offered:
+            raise ProtocolError("no_player", f"there is no bot {kind[:40]!r}")
+        subject = ratings.bot_subject(kind)
+        return {"name": f"{kind.capitalize()} bot", "kind": "bot", "since": None, "href": f"/bots/{kind}",
+                "ratings": await hub.db(ratings.ratings_of, store().engine, subject)}
 
     async def logged_in(request: Request) -> Account:
         account = (await _player(hub, request)).account
@@ -627,6 +667,18 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
     add_learn_routes(app)  # the guided first games: /api/learn (ludus.server.learn)
     add_analysis_routes(app, hub)  # post-game analysis: /api/tables/{code}/analysis (ludus.server.analysis_jobs)
     return app
+
+
+def _rated_json(game: Any) -> dict[str, Any] | None:
+    rated = ratings.rated_play(game)
+    if rated is None:
+        return None
+    return {"pools": [{"pool": p.key, "label": p.label, "min_seats": p.min_seats, "max_seats": p.max_seats}
+                      for p in rated.pools], "choose": list(rated.choose), "note": rated.note}
+
+
+def _aware(at: datetime) -> datetime:
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
 
 
 def _table_info(table: Table, key: str | None) -> dict[str, Any]:

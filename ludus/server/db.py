@@ -21,6 +21,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -38,8 +39,8 @@ from ..core.errors import LudusError
 
 __all__ = [
     "MIGRATIONS", "TOKEN_SECRET", "AccountRow", "ActionRow", "Base", "DatabaseError", "DatabaseInUse", "DatabaseLock",
-    "SeatRow", "SessionRow", "SettingRow", "TableRow", "check_database", "lock_database", "make_engine", "migrate",
-    "normalize_url", "server_secret", "sqlite_file", "utcnow",
+    "RatedSeatRow", "RatingRow", "SeatRow", "SessionRow", "SettingRow", "TableRow", "check_database", "lock_database",
+    "make_engine", "migrate", "normalize_url", "server_secret", "sqlite_file", "utcnow",
 ]
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -204,6 +205,7 @@ class TableRow(Base):
     clock_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
     listed: Mapped[bool] = mapped_column(Boolean, default=True)
     hints: Mapped[bool] = mapped_column(Boolean, default=False)  # players may ask what the bot would play
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)  # its final move updates ratings (ratings.py)
     rematch_of: Mapped[str | None] = mapped_column(String(16), nullable=True)
     rematch_code: Mapped[str | None] = mapped_column(String(16), nullable=True)
     result: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON once finished
@@ -260,6 +262,42 @@ class SessionRow(Base):
                                             index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingRow(Base):
+    """A player's (or a bot kind's) current rating in one game's pool of player counts.
+
+    ``subject`` is ``account:<id>`` or ``bot:<kind>``; ``pool`` is ``<game>/<pool key>``."""
+
+    __tablename__ = "ludus_ratings"
+
+    pool: Mapped[str] = mapped_column(String(100), primary_key=True)
+    subject: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int | None] = mapped_column(Integer, ForeignKey("ludus_accounts.id", ondelete="CASCADE"),
+                                                   nullable=True, index=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RatedSeatRow(Base):
+    """One seat of a rated game, written with its final move: who it counted for, its place, and the
+    rating after it. In ``id`` order these rows are the order ratings changed in (the rebuild's order)."""
+
+    __tablename__ = "ludus_rated_seats"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_code: Mapped[str] = mapped_column(String(16), ForeignKey("ludus_tables.code", ondelete="CASCADE"),
+                                            index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    pool: Mapped[str] = mapped_column(String(100))
+    subject: Mapped[str] = mapped_column(String(64), index=True)  # after a deletion: gone:<random>
+    place: Mapped[int] = mapped_column(Integer)  # 1 = among the winners
+    counted: Mapped[bool] = mapped_column(Boolean)  # False: a second seat of the same bot kind (not updated)
+    mu: Mapped[float] = mapped_column(Float)  # the rating after this game
+    sigma: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class SettingRow(Base):

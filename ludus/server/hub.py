@@ -165,17 +165,19 @@ class Hub:
 
     async def create(self, game_name: str, options: Any, seats: list[dict[str, Any]], clock: int | None,
                      listed: bool, key: str | None, name: str | None, rematch_of: Table | None = None,
-                     address: str | None = None, *, hints: bool = False) -> Table:
+                     address: str | None = None, *, hints: bool = False, rated: bool = False,
+                     member: bool = False) -> Table:
         return await self.registry.create(game_name, options, seats, clock, listed, key, name,
-                                          rematch_of=rematch_of, address=address, hints=hints)
+                                          rematch_of=rematch_of, address=address, hints=hints, rated=rated,
+                                          member=member)
 
     async def rematch(self, table: Table, key: str | None) -> Table:
         return await self.registry.rematch(table, key)
 
     # ----------------------------------------------------------------- seats and connections (seats.py)
     # A player is known by a key: the hash of their cookie token, or their account's key.
-    async def join(self, table: Table, key: str, name: Any, seat: int | None) -> int:
-        return await self.seating.join(table, key, name, seat)
+    async def join(self, table: Table, key: str, name: Any, seat: int | None, member: bool = False) -> int:
+        return await self.seating.join(table, key, name, seat, member)
 
     async def leave(self, table: Table, key: str | None) -> None:
         await self.seating.leave(table, key)

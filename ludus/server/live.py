@@ -19,6 +19,7 @@ from typing import Any
 
 from ..agents.base import Agent
 from ..core.game import Game, State
+from ..core.plugin import RatingPool
 from . import store as ops
 from .protocol import ProtocolError, RateLimit
 from .store import SeatData
@@ -115,6 +116,7 @@ class Table:
     rematch_of: str | None = None
     rematch_code: str | None = None
     hints: bool = False  # players may ask "What would the bot play?" (shown to everyone)
+    pool: RatingPool | None = None  # a rated table's pool of player counts (ratings.py); None: casual
     by_bot: list[bool] = field(default_factory=list)
     recorded: list[tuple[int, Any]] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -130,6 +132,10 @@ class Table:
     # History indices of moves a player's page played by itself (forced moves): shown as a mark in
     # the log. Kept in memory only, not in the record: a restarted server no longer shows them.
     auto_played: set[int] = field(default_factory=set)
+
+    @property
+    def rated(self) -> bool:
+        return self.pool is not None
 
     def seat_of(self, key: str | None) -> int | None:
         """The seat held by ``key`` (a player's key: see :func:`hash_token` and the accounts' keys)."""
@@ -155,6 +161,9 @@ class Table:
             "clock": self.clock_seconds,
             "listed": self.listed,
             "hints": self.hints,
+            "rated": self.rated,
+            "pool": self.pool.key if self.pool else None,
+            "pool_label": self.pool.label if self.pool else None,
             "rematch_of": self.rematch_of,
             "rematch": self.rematch_code,
             "plies": len(self.recorded),

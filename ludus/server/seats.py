@@ -33,8 +33,9 @@ class Seating:
         self.spectators: Counter[str] = Counter()  # spectator connections by client address
 
     # ----------------------------------------------------------------- taking and leaving seats
-    async def join(self, table: Table, key: str, name: Any, seat: int | None) -> int:
-        """Take a free human seat (or return the one this player's key already holds)."""
+    async def join(self, table: Table, key: str, name: Any, seat: int | None, member: bool = False) -> int:
+        """Take a free human seat (or return the one this player's key already holds). A rated
+        table seats only a ``member`` (a player logged in to an account)."""
         display = clean_name(name)
         async with table.lock:
             mine = table.seat_of(key)
@@ -44,6 +45,9 @@ class Seating:
                 raise table_gone(table.code)
             if table.status != "open":
                 raise ProtocolError("table_full", "this game has started; you can watch it")
+            if table.rated and not member:
+                raise ProtocolError("account_needed", "this table is rated: only players with an account sit at "
+                                                      "it; log in or create an account on Your games (/me)")
             free = [s for s in table.seats if s.kind == "human" and s.token_hash is None]
             if seat is not None:
                 if not isinstance(seat, int) or not 0 <= seat < len(table.seats):

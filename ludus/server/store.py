@@ -36,7 +36,7 @@ from .db import ActionRow, SeatRow, TableRow, make_engine, migrate, utcnow
 
 __all__ = [
     "MAX_GROUP", "OutcomeUnknown", "SeatData", "Store", "TableData", "Write", "WriteFailed", "Writer",
-    "append_action", "check_applied", "create_table", "expire_table", "update_seat",
+    "append_action", "check_applied", "create_table", "expire_table", "read_table", "update_seat",
 ]
 
 log = logging.getLogger("ludus.server")
@@ -94,6 +94,7 @@ class TableData:
     rematch_of: str | None = None
     rematch_code: str | None = None
     hints: bool = False  # players may ask what the bot would play
+    rated: bool = False  # its final move updates ratings (ratings.py)
 
 
 # --------------------------------------------------------------------------- writes (run on the writer thread)
@@ -102,7 +103,8 @@ def create_table(t: TableData) -> Write:
         now = utcnow()
         c.execute(insert(TableRow).values(code=t.code, game=t.game, options=json.dumps(t.options), seed=t.seed,
                                           status=t.status, clock_seconds=t.clock_seconds, listed=t.listed,
-                                          hints=t.hints, rematch_of=t.rematch_of, created_at=now, updated_at=now))
+                                          hints=t.hints, rated=t.rated, rematch_of=t.rematch_of, created_at=now,
+                                          updated_at=now))
         c.execute(insert(SeatRow), [{"table_code": t.code, "seat": s.seat, "kind": s.kind, "bot": s.bot,
                                      "name": s.name, "token_hash": s.token_hash, "away": s.away} for s in t.seats])
         if t.rematch_of:
@@ -140,11 +142,12 @@ _MOVE_RESULT = _MOVE_STATUS.values(result=bindparam("m_result"))
 
 
 def append_action(code: str, ply: int, seat: int, action: Any, by_bot: bool, status: str,
-                  result: dict[str, Any] | None) -> Write:
+                  result: dict[str, Any] | None, then: Callable[[Connection], None] | None = None) -> Write:
     """Store one accepted action; the primary key (table, ply) makes a duplicate impossible.
 
     It counts as already applied when the row at (table, ply) holds this very action by this
-    seat (the table's status is written in the same transaction)."""
+    seat (the table's status, and whatever ``then`` writes, e.g. a final move's ratings, are
+    written in the same transaction)."""
     raw = json.dumps(action)
 
     def run(c: Connection) -> None:
@@ -155,6 +158,8 @@ def append_action(code: str, ply: int, seat: int, action: Any, by_bot: bool, sta
         if result is not None:
             values["m_result"] = json.dumps(result)
         c.execute(_MOVE_STATUS if result is None else _MOVE_RESULT, values)
+        if then is not None:
+            then(c)
 
     def applied(c: Connection) -> bool:
         row = c.execute(select(ActionRow.seat, ActionRow.action, ActionRow.by_bot)
@@ -329,6 +334,23 @@ class Writer:
                 log.exception("recording a commit's metrics failed")
 
 
+def _read(c: Connection, row: Any) -> TableData:
+    seats = [SeatData(r.seat, r.kind, r.bot, r.name, r.token_hash, r.away)
+             for r in c.execute(select(SeatRow).where(SeatRow.table_code == row.code).order_by(SeatRow.seat))]
+    actions = [(r.seat, json.loads(r.action), r.by_bot)
+               for r in c.execute(select(ActionRow).where(ActionRow.table_code == row.code).order_by(ActionRow.ply))]
+    return TableData(code=row.code, game=row.game, options=json.loads(row.options), seed=row.seed,
+                     status=row.status, clock_seconds=row.clock_seconds, listed=row.listed, seats=seats,
+                     actions=actions, rematch_of=row.rematch_of, rematch_code=row.rematch_code,
+                     hints=bool(row.hints), rated=bool(row.rated))
+
+
+def read_table(c: Connection, code: str) -> TableData | None:
+    """A stored table with its seats and record, read on ``c``."""
+    row = c.execute(select(TableRow).where(TableRow.code == code)).first()
+    return None if row is None else _read(c, row)
+
+
 def _settle(fut: asyncio.Future, exc: BaseException | None) -> None:
     if fut.done():
         return
@@ -363,21 +385,9 @@ class Store:
         self.engine.dispose()
 
     # ----------------------------------------------------------------- reads (blocking; run off the loop)
-    def _load(self, c: Connection, row: Any) -> TableData:
-        seats = [SeatData(r.seat, r.kind, r.bot, r.name, r.token_hash, r.away)
-                 for r in c.execute(select(SeatRow).where(SeatRow.table_code == row.code).order_by(SeatRow.seat))]
-        actions = [(r.seat, json.loads(r.action), r.by_bot)
-                   for r in c.execute(select(ActionRow).where(ActionRow.table_code == row.code)
-                                      .order_by(ActionRow.ply))]
-        return TableData(code=row.code, game=row.game, options=json.loads(row.options), seed=row.seed,
-                         status=row.status, clock_seconds=row.clock_seconds, listed=row.listed, seats=seats,
-                         actions=actions, rematch_of=row.rematch_of, rematch_code=row.rematch_code,
-                         hints=bool(row.hints))
-
     def load_table(self, code: str) -> TableData | None:
         with self.engine.connect() as c:
-            row = c.execute(select(TableRow).where(TableRow.code == code)).first()
-            return None if row is None else self._load(c, row)
+            return read_table(c, code)
 
     def load_live(self, ttl: float) -> tuple[list[tuple[TableData, float]], int]:
         """Expire the open tables untouched for ``ttl`` seconds, then read the open and playing ones.
@@ -398,7 +408,7 @@ class Store:
                 at = row.updated_at
                 if at.tzinfo is None:  # SQLite keeps no zone; everything is written in UTC
                     at = at.replace(tzinfo=UTC)
-                out.append((self._load(c, row), max(0.0, (now - at).total_seconds())))
+                out.append((_read(c, row), max(0.0, (now - at).total_seconds())))
         return out, expired or 0
 
     def action_count(self, code: str) -> int:

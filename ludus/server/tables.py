@@ -30,6 +30,7 @@ from .bots import bot_kinds, default_bot
 from .db import server_secret
 from .live import Seat, Table, table_gone
 from .protocol import KeyedRateLimit, ProtocolError, clean_name
+from .ratings import check_rated, pool_of
 from .store import TableData
 
 __all__ = [
@@ -159,7 +160,9 @@ class TableRegistry:
         table = Table(code=data.code, game=game, options_json=options_to_json(options), seed=data.seed,
                       status=data.status, clock_seconds=data.clock_seconds, listed=data.listed, seats=seats,
                       state=state, moves=[0] * n, rematch_of=data.rematch_of, rematch_code=data.rematch_code,
-                      hints=data.hints)
+                      hints=data.hints, pool=pool_of(game, n) if data.rated else None)
+        if data.rated and table.pool is None:
+            raise RecordError(f"table {data.code} is rated, but {game.title} has no rated pool for {n} players")
         for i, (seat, raw, by_bot) in enumerate(data.actions):
             try:
                 table.apply_recorded(seat, raw, by_bot)
@@ -210,11 +213,14 @@ class TableRegistry:
     # ----------------------------------------------------------------- creating
     async def create(self, game_name: str, options: Any, seats: list[dict[str, Any]], clock: int | None,
                      listed: bool, key: str | None, name: str | None, rematch_of: Table | None = None,
-                     address: str | None = None, *, hints: bool = False) -> Table:
+                     address: str | None = None, *, hints: bool = False, rated: bool = False,
+                     member: bool = False) -> Table:
         """A new table. ``address`` (the client's) and ``key`` (the player's) are rate limited;
         rematches are not. With a ``name``, the player with ``key`` takes the first human seat.
 
-        ``hints`` lets its players ask what the bot would play (off unless asked for).
+        ``hints`` lets its players ask what the bot would play (off unless asked for). A
+        ``rated`` table is created only by a ``member`` (a player with an account), with the
+        standard rules and no hints (:func:`.ratings.check_rated`).
         """
         hub = self.hub
         if game_name not in game_names():
@@ -235,6 +241,12 @@ class TableRegistry:
                 raise ProtocolError("bad_seats", f"seat {i + 1}: unknown bot {bot!r}; bots for {game.title}: "
                                                  + ", ".join(bot_kinds(game)))
             seat_objs.append(Seat(i, kind, bot))
+        pool = None
+        if rated:
+            if not member and rematch_of is None:
+                raise ProtocolError("not_logged_in", "rated tables are for players with an account: log in or "
+                                                     "create one on Your games (/me)")
+            pool = check_rated(game, opts, [s.kind for s in seat_objs], hints)
         low = hub.config.min_clock
         if clock is not None and not low <= clock <= MAX_CLOCK:
             raise ProtocolError("bad_clock", f"the turn clock must be {low} to {MAX_CLOCK} seconds per move, or off")
@@ -258,11 +270,12 @@ class TableRegistry:
         code = self._new_code()
         table = Table(code=code, game=game, options_json=options_to_json(opts), seed=seed, status=status,
                       clock_seconds=clock, listed=listed, seats=seat_objs, state=state, moves=[0] * n,
-                      rematch_of=rematch_of.code if rematch_of else None, hints=bool(hints))
+                      rematch_of=rematch_of.code if rematch_of else None, hints=bool(hints), pool=pool)
         assert hub.store is not None
         await hub.write(ops.create_table(TableData(
             code=code, game=game.name, options=table.options_json, seed=seed, status=status, clock_seconds=clock,
-            listed=listed, seats=[s.data() for s in seat_objs], rematch_of=table.rematch_of, hints=table.hints)))
+            listed=listed, seats=[s.data() for s in seat_objs], rematch_of=table.rematch_of, hints=table.hints,
+            rated=table.rated)))
         hub.tables[code] = table
         log.info("table %s created: %s, %d seat(s)", code, game.name, n)
         if table.hints:
@@ -310,7 +323,7 @@ class TableRegistry:
                 return await self.get(table.rematch_code)
             seats = [{"kind": s.kind, "bot": s.bot} for s in table.seats]
             new = await self.create(table.game.name, table.options_json, seats, table.clock_seconds, table.listed,
-                                    None, None, rematch_of=table, hints=table.hints)
+                                    None, None, rematch_of=table, hints=table.hints, rated=table.rated)
             table.rematch_code = new.code
             self.hub.changed(table)
             return new

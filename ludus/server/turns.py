@@ -13,13 +13,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Connection
 
 from ..agents.base import Agent, make_agent
 from ..core.errors import IllegalAction, RecordError
-from ..core.game import CHANCE
+from ..core.game import CHANCE, State
+from . import ratings, views
 from . import store as ops
-from . import views
 from .live import PendingMove, Seat, Table
 from .protocol import ProtocolError
 
@@ -105,7 +108,8 @@ class Turns:
             canonical = action.to_json()
             status = "finished" if after.is_terminal() else table.status
             result = {"scores": after.scores(), "winners": after.winners()} if after.is_terminal() else None
-            op = ops.append_action(table.code, ply, seat, canonical, by_bot, status, result)
+            op = ops.append_action(table.code, ply, seat, canonical, by_bot, status, result,
+                                   then=self._rating(table, after) if result is not None else None)
             move = PendingMove(op, ply, seat, canonical, by_bot, status, after, mid,
                                auto_index=index if auto and not by_bot else None)
             try:
@@ -126,6 +130,15 @@ class Turns:
                                     "the move could not be saved; nothing changed, please retry") from None
             await self._apply_move(table, move)
             return ply
+
+    @staticmethod
+    def _rating(table: Table, after: State) -> Callable[[Connection], None] | None:
+        """A rated table's rating update, to run in the final move's transaction (so both or neither)."""
+        if table.pool is None:
+            return None
+        pool = f"{table.game.name}/{table.pool.key}"
+        seats = ratings.rated_seats(table.seats, after)
+        return lambda c: ratings.rate_game(c, table.code, pool, seats)
 
     async def _apply_move(self, table: Table, move: PendingMove) -> None:
         """Swap in a stored move's state and announce it (under the table's lock)."""

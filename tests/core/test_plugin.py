@@ -123,3 +123,17 @@ def test_an_entry_point_named_unlike_its_game_is_listed_under_the_game_name_with
     finally:
         monkeypatch.undo()
         reload_plugins()
+
+
+def test_rated_play_declarations_are_checked_and_find_the_pool_of_a_player_count():
+    from ludus.core.plugin import RatedPlay, RatingPool
+
+    rated = RatedPlay((RatingPool("duel", "2 players", 2, 2), RatingPool("table", "3 to 5 players", 3, 5)))
+    assert [rated.pool_for(n) and rated.pool_for(n).key for n in range(1, 7)] == [None, "duel", "table", "table",
+                                                                                  "table", None]
+    for pools in ((), (RatingPool("a", "", 2, 3), RatingPool("b", "", 3, 4)), (RatingPool("Solo", "", 1, 1),),
+                  (RatingPool("a", "", 2, 2), RatingPool("a", "", 3, 3))):
+        with pytest.raises(PluginError):
+            RatedPlay(pools)
+    with pytest.raises(PluginError, match="RatedPlay"):
+        GamePlugin(name="x", package="x", game="x:y", rated="duel")  # type: ignore[arg-type]

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -162,3 +165,48 @@ def play_until_done(ws: WsClient, timeout: float = 120, pick: Callable[[list], A
         if msg["type"] == "error" and msg["code"] == "rate_limited":  # a scripted player outpaces the limit
             time.sleep(0.2)
             acted = -1
+
+
+def migrate_to(url: str, revision: str, down: bool = False) -> None:
+    """Bring the database at ``url`` to the Alembic ``revision`` (an older version's schema)."""
+    from alembic import command
+    from alembic.config import Config
+
+    from ludus.server.db import MIGRATIONS, make_engine
+
+    engine = make_engine(url)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    try:
+        with engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            (command.downgrade if down else command.upgrade)(cfg, revision)
+    finally:
+        engine.dispose()
+
+
+def serve_process(db: Any, output: list[str], port: int = 0, command: list[str] | None = None
+                  ) -> tuple[subprocess.Popen, str]:
+    """A real ``ludus serve`` process on ``db`` (``command``: another way to start the CLI, e.g. with
+    a patch), answering once it prints its address; its output is collected in ``output``."""
+    cmd = command or [sys.executable, "-m", "ludus.cli.main"]
+    proc = subprocess.Popen([*cmd, "serve", "--port", str(port), "--database", str(db), "--bot-delay", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    m = re.search(r"http://[\d.]+:(\d+)/", line)
+    assert m, line
+    url = m.group(0).rstrip("/")
+    threading.Thread(target=lambda: output.extend(proc.stdout or ()), daemon=True).start()  # keep the pipe drained
+    for _ in range(100):
+        try:
+            httpx.get(url + "/api/games", timeout=1)
+            break
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    return proc, url
+
+
+def remote(url: str) -> Any:
+    """What :class:`Player` needs of a server, for one running in another process."""
+    return type("S", (), {"url": url, "ws_url": url.replace("http", "ws")})()

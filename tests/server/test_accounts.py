@@ -16,7 +16,7 @@ from ludus.server.accounts import DELETED_NAME, SESSION_COOKIE
 from ludus.server.config import ServerConfig
 from ludus.server.db import AccountRow, SessionRow, make_engine
 
-from .helpers import LiveServer, Player, gm_table, is_view, play_until_done
+from .helpers import LiveServer, Player, gm_table, is_view, migrate_to, play_until_done
 
 PASSWORD = "correct horse battery"
 
@@ -240,7 +240,7 @@ def test_one_accounts_session_cannot_act_for_another(server, player, other):
     forged = Player(server)
     try:
         forged.http.cookies.set(SESSION_COOKIE, secrets.token_urlsafe(32))
-        assert forged.get("/api/me").json() == {"account": None, "games": []}
+        assert forged.get("/api/me").json() == {"account": None, "games": [], "ratings": []}
         assert forged.post("/api/account/logout-everywhere").json()["code"] == "not_logged_in"
     finally:
         forged.close()
@@ -316,28 +316,15 @@ def test_deleting_the_account_removes_its_personal_data_and_keeps_its_games(serv
 
 def test_a_database_made_before_accounts_upgrades_in_place(tmp_path):
     """A file at migration 0003 (the version before accounts), with a game under way in it."""
-    from alembic import command
-    from alembic.config import Config
-
-    from ludus.server.db import MIGRATIONS
-
     url = f"sqlite:///{tmp_path / 'old.db'}"
-    engine = make_engine(url)
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "0003")
-    engine.dispose()
+    migrate_to(url, "0003")
     first = LiveServer(ServerConfig(database=url, bot_delay=0.0))
     # the server migrates to the newest revision at start; for a game stored the old way, go back to 0003
     p = Player(first)
     code = gm_table(p, ["human", "bot"])["code"]
     first.stop()
+    migrate_to(url, "0003", down=True)
     engine = make_engine(url)
-    with engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        command.downgrade(cfg, "0003")
     with engine.connect() as conn:
         assert "ludus_accounts" not in inspect(conn).get_table_names()
     engine.dispose()

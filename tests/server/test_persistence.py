@@ -3,14 +3,8 @@
 from __future__ import annotations
 
 import os
-import re
 import signal
-import subprocess
-import sys
-import threading
-import time
 
-import httpx
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -21,7 +15,7 @@ from ludus.server.config import ServerConfig
 from ludus.server.db import Base, make_engine, migrate
 from ludus.server.store import Store
 
-from .helpers import LiveServer, Player, gm_table, is_view, play_until_done
+from .helpers import LiveServer, Player, gm_table, is_view, play_until_done, remote, serve_process
 
 
 def test_migrations_build_exactly_the_models(tmp_path):
@@ -74,27 +68,9 @@ def test_killed_server_loses_no_acknowledged_move(tmp_path):
     db = tmp_path / "kill.db"
     output: list[str] = []
 
-    def start(port: int = 0) -> tuple[subprocess.Popen, str]:
-        proc = subprocess.Popen([sys.executable, "-m", "ludus.cli.main", "serve", "--port", str(port), "--database",
-                                 str(db), "--bot-delay", "0"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                text=True)
-        line = proc.stdout.readline()
-        m = re.search(r"http://[\d.]+:(\d+)/", line)
-        assert m, line
-        url = m.group(0).rstrip("/")
-        threading.Thread(target=lambda: output.extend(proc.stdout), daemon=True).start()  # keep the pipe drained
-        for _ in range(100):
-            try:
-                httpx.get(url + "/api/games", timeout=1)
-                break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        return proc, url
-
-    proc, url = start()
+    proc, url = serve_process(db, output)
     port = int(url.rsplit(":", 1)[1])
-    srv = type("S", (), {"url": url, "ws_url": url.replace("http", "ws")})()
-    p = Player(srv)  # type: ignore[arg-type]
+    p = Player(remote(url))
     code = gm_table(p, ["human", "bot", "bot", "bot"])["code"]
     ws = p.ws(code)
     acked = []
@@ -107,7 +83,7 @@ def test_killed_server_loses_no_acknowledged_move(tmp_path):
     proc.send_signal(signal.SIGKILL)  # at once, maybe while that move is being written
     proc.wait()
     ws.close()
-    proc, url = start(port)
+    proc, url = serve_process(db, output, port)
     try:
         ws = p.ws(code)
         view = ws.until(is_view)

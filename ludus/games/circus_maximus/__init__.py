@@ -4,7 +4,7 @@ Everything the rest of Ludus needs from this game is declared in :data:`PLUGIN` 
 (see :mod:`ludus.core.plugin`); the parts are loaded only by the layer that uses them.
 """
 
-from ...core.plugin import GamePlugin, SearchBudget
+from ...core.plugin import GamePlugin, RatedPlay, RatingPool, SearchBudget
 
 __all__ = ["PLUGIN"]
 
@@ -28,4 +28,10 @@ PLUGIN = GamePlugin(
     how_to_play="data/how-to-play.md",
     tutorial="data/tutorial.toml",
     order=3,
+    rated=RatedPlay(
+        pools=(RatingPool("table", "3 to 5 players", 3, 5),),
+        choose=("players",),
+        note="From three to five players everyone competes for the same venues and favours, so one rating "
+             "covers every count.",
+    ),
 )

@@ -4,7 +4,7 @@ Everything the rest of Ludus needs from this game is declared in :data:`PLUGIN` 
 (see :mod:`ludus.core.plugin`); the parts are loaded only by the layer that uses them.
 """
 
-from ...core.plugin import GamePlugin, SearchBudget
+from ...core.plugin import GamePlugin, RatedPlay, RatingPool, SearchBudget
 
 __all__ = ["PLUGIN"]
 
@@ -28,4 +28,8 @@ PLUGIN = GamePlugin(
     how_to_play="data/how-to-play.md",
     tutorial="data/tutorial.toml",
     order=2,
+    rated=RatedPlay(
+        pools=(RatingPool("duel", "2 players", 2, 2),),
+        note="Rated duels use the standard fighters (Retiarius against Secutor); solo play is casual.",
+    ),
 )

@@ -4,7 +4,7 @@ Everything the rest of Ludus needs from this game is declared in :data:`PLUGIN` 
 (see :mod:`ludus.core.plugin`); the parts are loaded only by the layer that uses them.
 """
 
-from ...core.plugin import GamePlugin, SearchBudget
+from ...core.plugin import GamePlugin, RatedPlay, RatingPool, SearchBudget
 
 __all__ = ["PLUGIN"]
 
@@ -28,4 +28,10 @@ PLUGIN = GamePlugin(
     how_to_play="data/how-to-play.md",
     tutorial="data/tutorial.toml",
     order=1,
+    rated=RatedPlay(
+        pools=(RatingPool("duel", "2 players", 2, 2), RatingPool("table", "3 to 8 players", 3, 8)),
+        choose=("players",),
+        note="Two players fight every bout head to head; from three up, Challenges and the preferred school "
+             "play against several rivals at once, so those games are rated apart. Team games are casual.",
+    ),
 )
