@@ -34,9 +34,8 @@ from ..games import game_names, get_game
 from . import store as ops
 from .db import AccountRow, SeatRow, SessionRow, TableRow, utcnow
 from .live import hash_token, seat_label
-from .protocol import KeyedRateLimit, ProtocolError
+from .protocol import KeyedRateLimit, ProtocolError, RateLimited, limits_take, limits_wait, whole_seconds
 from .ratings import forget_account
-from .tables import RateLimited
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -129,23 +128,13 @@ class Accounts:
         return await asyncio.to_thread(verify)
 
     def _throttled(self, name: str | None, address: str | None) -> None:
-        now = time.monotonic()
-        waits = []
-        if name is not None:
-            waits.append(self.failed_by_name.wait(name, now))
-        if address is not None:
-            waits.append(self.failed_by_address.wait(address, now))
-        wait = max(waits, default=0.0)
+        wait = limits_wait([(self.failed_by_name, name), (self.failed_by_address, address)], time.monotonic())
         if wait > 0:
-            raise RateLimited("too many wrong passwords; please wait "
-                              f"{max(1, int(wait + 0.999))} seconds before trying again", wait)
+            raise RateLimited(f"too many wrong passwords; please wait {whole_seconds(wait)} seconds before trying "
+                              "again", wait)
 
     def _failed(self, name: str | None, address: str | None) -> None:
-        now = time.monotonic()
-        if name is not None:
-            self.failed_by_name.take(name, now)
-        if address is not None:
-            self.failed_by_address.take(address, now)
+        limits_take([(self.failed_by_name, name), (self.failed_by_address, address)], time.monotonic())
 
     async def _check(self, account: Account, password: Any, address: str | None) -> None:
         """The account's own password again, before a change that cannot be undone; throttled like logins."""
@@ -197,13 +186,12 @@ class Accounts:
         display = check_name(name)
         check_password(password)
         key = name_key(display)
-        now = time.monotonic()
-        if address is not None:
-            wait = self.signups_by_address.wait(address, now)
-            if wait > 0:
-                raise RateLimited("too many accounts were made from your network address; please try again in "
-                                  f"{max(1, int(wait + 0.999))} seconds", wait)
-            self.signups_by_address.take(address, now)
+        now, checks = time.monotonic(), [(self.signups_by_address, address)]
+        wait = limits_wait(checks, now)
+        if wait > 0:
+            raise RateLimited("too many accounts were made from your network address; please try again in "
+                              f"{whole_seconds(wait)} seconds", wait)
+        limits_take(checks, now)
         if await self.hub.db(self._row_by_name, key) is not None:
             raise ProtocolError("name_taken", f"the name {display!r} is taken; choose another, or log in")
         hashed = await self._hash(password)

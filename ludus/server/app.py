@@ -65,7 +65,7 @@ STATUS_OF = {
     "no_game": 404, "not_finished": 409, "busy": 503, "server_error": 500, "rate_limited": 429, "expired": 410,
     "too_large": 413, "bad_content_type": 415, "cross_origin": 403, "bad_host": 421,
     "bad_login": 401, "not_logged_in": 401, "name_taken": 409, "logged_in": 409,
-    "not_rated": 400, "account_needed": 403, "no_player": 404,
+    "not_rated": 400, "account_needed": 403, "no_player": 404, "bad_game": 400, "bad_players": 400, "bad_wait": 400,
 }
 HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large", 415: "bad_content_type"}
 HTTP_WORDS = {400: "the request body could not be read: send JSON text in UTF-8",
@@ -98,6 +98,15 @@ class CreateTable(Checked):
     listed: bool = True
     hints: bool = False  # players may ask what the bot would play
     rated: bool = Field(default=False, strict=True)  # standard rules, account holders only; its end rates
+    name: str | None = Field(default=None, max_length=200)
+
+
+class QuickJoin(Checked):
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(max_length=64)
+    players: int = Field(strict=True)
+    rated: bool = Field(default=False, strict=True)
+    bots_after: int | None = Field(default=None, strict=True)  # seconds before bots may fill the seats
     name: str | None = Field(default=None, max_length=200)
 
 
@@ -575,6 +584,30 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
             await hub.db(ratings.ratings_of, store().engine, f"account:{player.account.id}")
         return {"account": _account_json(player.account),
                 "games": await accounts.games(player.key) if games else [], "ratings": mine}
+
+    # ------------------------------------------------------------- quick play (ludus.server.quickplay)
+    @app.post("/api/quick", dependencies=[Depends(json_body)])
+    async def quick_join(body: QuickJoin, request: Request) -> JSONResponse:
+        """Wait for a table of this game and player count (again: the place in line is kept)."""
+        me, new_token = await seated(request, True)
+        assert me.key is not None
+        name = me.account.name if me.account else body.name
+        if name is None:
+            raise ProtocolError("bad_name", "please give a name")
+        response = JSONResponse(hub.quick.join(me.key, name, body.game, body.players, body.rated, body.bots_after,
+                                               me.account is not None))
+        if new_token:
+            _set_token(request, response, new_token)
+        return response
+
+    @app.get("/api/quick")
+    async def quick_status(request: Request) -> dict[str, Any]:
+        """Waiting, matched (with the table's code) or none; asking keeps the place in the pool."""
+        return hub.quick.status((await _player(hub, request)).key)
+
+    @app.post("/api/quick/leave")
+    async def quick_leave(request: Request) -> dict[str, Any]:
+        return hub.quick.leave((await _player(hub, request)).key)
 
     # ------------------------------------------------------------- ratings (ludus.server.ratings)
     def store() -> Store:

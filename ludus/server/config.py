@@ -58,6 +58,8 @@ class ServerConfig:
     """Accounts one client address may create per minute..."""
     signups_burst_address: int = 5
     """...and at once."""
+    quick_idle: float = 30.0
+    """Seconds a player waiting for quick play stays in the pool after their page last asked."""
     open_table_ttl: float = 30 * 60
     """Seconds an open table (waiting for people) lives without anyone joining or leaving; then it expires."""
     allowed_hosts: list[str] = field(default_factory=list)

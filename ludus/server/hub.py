@@ -11,6 +11,7 @@ holding a reference back to the hub:
 * :class:`~.seats.Seating` (``hub.seating``): seats, connections and absent players;
 * :class:`~.turns.Turns` (``hub.turns``): moves, bots and clocks;
 * :class:`~.accounts.Accounts` (``hub.accounts``): optional accounts, their sessions and games;
+* :class:`~.quickplay.QuickPlay` (``hub.quick``): players waiting for a table ("Play now");
 * :mod:`.views` and :mod:`.replay`: what a viewer is sent, and a table's record and replay.
 
 After any change to a table, the part that made it calls :meth:`Hub.changed`.
@@ -34,6 +35,7 @@ from .hinting import HintRunner
 from .live import Connection, PendingMove, Seat, Table, hash_token, table_gone
 from .observability import Metrics
 from .protocol import dumps
+from .quickplay import QuickPlay
 from .seats import Seating
 from .store import Store
 from .tables import (
@@ -80,6 +82,7 @@ class Hub:
         self.seating = Seating(self)
         self.turns = Turns(self)
         self.accounts = Accounts(self)
+        self.quick = QuickPlay(self, config.quick_idle)
 
     # ----------------------------------------------------------------- life cycle
     async def start(self) -> None:
@@ -104,6 +107,8 @@ class Hub:
         self.stopping = True
         if self.registry.sweeper is not None:
             self.registry.sweeper.cancel()
+        if self.quick.matcher is not None:
+            self.quick.matcher.cancel()
         for table in self.tables.values():
             self.turns.cancel_all(table)
             for seat in table.seats:
@@ -166,10 +171,10 @@ class Hub:
     async def create(self, game_name: str, options: Any, seats: list[dict[str, Any]], clock: int | None,
                      listed: bool, key: str | None, name: str | None, rematch_of: Table | None = None,
                      address: str | None = None, *, hints: bool = False, rated: bool = False,
-                     member: bool = False) -> Table:
+                     member: bool = False, holders: list[tuple[str, str]] | None = None) -> Table:
         return await self.registry.create(game_name, options, seats, clock, listed, key, name,
                                           rematch_of=rematch_of, address=address, hints=hints, rated=rated,
-                                          member=member)
+                                          member=member, holders=holders)
 
     async def rematch(self, table: Table, key: str | None) -> Table:
         return await self.registry.rematch(table, key)

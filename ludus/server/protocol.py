@@ -7,7 +7,9 @@ What the server sends back is encoded by :func:`dumps`.
 from __future__ import annotations
 
 import json
+import math
 import unicodedata
+from collections.abc import Iterable
 from typing import Any
 
 from pydantic import BaseModel, model_validator
@@ -25,12 +27,16 @@ __all__ = [
     "KeyedRateLimit",
     "ProtocolError",
     "RateLimit",
+    "RateLimited",
     "check_id",
     "check_json_value",
     "clean_name",
     "dumps",
     "error_body",
+    "limits_take",
+    "limits_wait",
     "parse_message",
+    "whole_seconds",
 ]
 
 MAX_NAME = 24
@@ -219,6 +225,31 @@ class RateLimit:
             self.tokens -= 1
             return True
         return False
+
+
+class RateLimited(ProtocolError):
+    """A ``rate_limited`` refusal that says when to try again (HTTP 429 with Retry-After)."""
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__("rate_limited", message)
+        self.retry_after = whole_seconds(retry_after)
+
+
+def whole_seconds(wait: float) -> int:
+    """A wait as people are told it: whole seconds, rounded up, at least one."""
+    return max(1, math.ceil(wait))
+
+
+def limits_wait(checks: Iterable[tuple[KeyedRateLimit, str | None]], now: float) -> float:
+    """Seconds until every bucket named allows one more action (0: now); a None key is not limited."""
+    return max((limit.wait(key, now) for limit, key in checks if key is not None), default=0.0)
+
+
+def limits_take(checks: Iterable[tuple[KeyedRateLimit, str | None]], now: float) -> None:
+    """Charge one action to every bucket named (a None key is not limited)."""
+    for limit, key in checks:
+        if key is not None:
+            limit.take(key, now)
 
 
 class KeyedRateLimit:

@@ -15,7 +15,6 @@ import base64
 import hashlib
 import hmac
 import logging
-import math
 import secrets
 import time
 from collections import OrderedDict
@@ -29,7 +28,7 @@ from . import store as ops
 from .bots import bot_kinds, default_bot
 from .db import server_secret
 from .live import Seat, Table, table_gone
-from .protocol import KeyedRateLimit, ProtocolError, clean_name
+from .protocol import KeyedRateLimit, ProtocolError, RateLimited, clean_name, limits_take, whole_seconds
 from .ratings import check_rated, pool_of
 from .store import TableData
 
@@ -52,14 +51,6 @@ MAX_CLOCK = 3600
 
 def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
-
-
-class RateLimited(ProtocolError):
-    """A ``rate_limited`` refusal that says when to try again (HTTP 429 with Retry-After)."""
-
-    def __init__(self, message: str, retry_after: float) -> None:
-        super().__init__("rate_limited", message)
-        self.retry_after = max(1, math.ceil(retry_after))
 
 
 def is_file_option(info: OptionInfo) -> bool:
@@ -214,13 +205,14 @@ class TableRegistry:
     async def create(self, game_name: str, options: Any, seats: list[dict[str, Any]], clock: int | None,
                      listed: bool, key: str | None, name: str | None, rematch_of: Table | None = None,
                      address: str | None = None, *, hints: bool = False, rated: bool = False,
-                     member: bool = False) -> Table:
+                     member: bool = False, holders: list[tuple[str, str]] | None = None) -> Table:
         """A new table. ``address`` (the client's) and ``key`` (the player's) are rate limited;
         rematches are not. With a ``name``, the player with ``key`` takes the first human seat.
 
         ``hints`` lets its players ask what the bot would play (off unless asked for). A
         ``rated`` table is created only by a ``member`` (a player with an account), with the
-        standard rules and no hints (:func:`.ratings.check_rated`).
+        standard rules and no hints (:func:`.ratings.check_rated`). ``holders`` (key, name) take
+        the human seats in order (quick play's matched players).
         """
         hub = self.hub
         if game_name not in game_names():
@@ -260,6 +252,11 @@ class TableRegistry:
             for s in seat_objs:
                 old = rematch_of.seats[s.index]
                 s.name, s.token_hash = old.name, old.token_hash
+        elif holders:
+            if len(holders) != len(humans):
+                raise ProtocolError("bad_seats", f"{len(holders)} player(s) for {len(humans)} human seat(s)")
+            for s, (holder, shown) in zip(humans, holders):
+                s.name, s.token_hash = clean_name(shown), holder
         elif name is not None and humans:
             if key is None:
                 raise ProtocolError("no_token", "a player token is needed to take a seat")
@@ -303,9 +300,8 @@ class TableRegistry:
             wait = limit.wait(key, now)
             if wait > 0:
                 raise RateLimited(f"{who} creating tables too fast (at most {burst} at once, then {rate:g} a minute); "
-                                  f"please try again in {max(1, math.ceil(wait))} seconds", wait)
-        for limit, key, *_ in checks:
-            limit.take(key, now)
+                                  f"please try again in {whole_seconds(wait)} seconds", wait)
+        limits_take([(limit, key) for limit, key, *_ in checks], now)
 
     def _new_code(self) -> str:
         while True:
