@@ -319,6 +319,7 @@ class Accounts:
                         seat.name = None if table.status == "open" else DELETED_NAME
                         if table.status == "playing":
                             seat.away = "left"
+                        await self.hub.seating.save_seat(table, seat)  # as in _move_live
                 self.hub.changed(table)
         self._close_connections(account.id, lambda s: True)
         log.info("account %d deleted", account.id)
@@ -332,15 +333,18 @@ class Accounts:
                   .values(token_hash=new))
 
     async def _move_live(self, old: str, new: str) -> None:
-        """The same change on the tables in memory (their rows changed in the same way), each under
-        its table's lock, after any join or move under way there."""
+        """The same change on the tables in memory, each under its table's lock, after any join or
+        move under way there. The seat is written again there: a join that committed between the
+        bulk change of the rows and this lock would otherwise keep the old key in its row."""
         for table in list(self.hub.tables.values()):
             if table.seat_of(old) is None:
                 continue
             async with table.lock:
                 index = table.seat_of(old)
                 if index is not None and table.seat_of(new) is None:
-                    table.seats[index].token_hash = new
+                    seat = table.seats[index]
+                    seat.token_hash = new
+                    await self.hub.seating.save_seat(table, seat)
                     self.hub.changed(table)
 
     def _close_connections(self, account_id: int, which: Any) -> None:
