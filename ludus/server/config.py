@@ -68,11 +68,13 @@ class ServerConfig:
     rate_burst: int = 40
     bot_threads: int = 2
     bot_processes: bool = False
+    """Run every bot in a worker process (heavy search kinds always are)."""
+    bot_workers: int = 0
+    """Search-bot worker processes; 0: one per core but one, 1 to 8 (``ludus.server.bots.bot_workers``)."""
     hint_seconds: float = 1.5
     """Wall time a hint ("What would the bot play?") searches for, at tables with hints on."""
     hint_processes: bool = True
     """Hints search in a worker process of their own (False: a thread, for tests)."""
-    """Run every bot in a worker process (heavy search kinds always are)."""
     keep_finished: int = 200
     """Finished tables kept in memory; older ones are read back from the database on demand."""
     log_json: bool = False

@@ -70,7 +70,8 @@ class Hub:
         self.db_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ludus-db")
         # this server's own instruments (GET /metrics); the tables by state are counted when scraped
         self.metrics = Metrics(lambda: list(self.tables.values()))
-        self.bots = BotRunner(config.bot_threads, config.bot_processes, metrics=self.metrics)
+        self.bots = BotRunner(config.bot_threads, config.bot_processes, metrics=self.metrics,
+                              workers=config.bot_workers)
         self.hints = HintRunner(config.hint_processes)  # its own worker: a hint never delays a bot
         self.loop: asyncio.AbstractEventLoop | None = None
         self.started = False  # start-up is done: the database is ready and the unfinished tables are back

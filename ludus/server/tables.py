@@ -278,7 +278,7 @@ class TableRegistry:
         if table.hints:
             hub.hints.warm(table)
         if any(s.kind == "bot" and hub.bots.uses_process(s.bot) for s in seat_objs):
-            hub.bots.warm(game)
+            hub.bots.warm(game, code)
         if status == "playing":
             for s in humans:
                 hub.seating.start_grace(table, s.index)

@@ -278,7 +278,7 @@ class Turns:
             moves = table.moves[index]
             try:
                 if self.hub.bots.uses_process(seat.bot):
-                    action = await self.hub.bots.in_process(table.game, table.options_json, table.seed,
+                    action = await self.hub.bots.in_process(table.code, table.game, table.options_json, table.seed,
                                                             list(table.recorded), index, seat.bot,
                                                             table.seed + len(table.recorded))
                 else:
