@@ -79,6 +79,21 @@ def create_web_app(config: ServerConfig | None = None) -> FastAPI:
         """The player's account and games (the page asks /api/me)."""
         return HTMLResponse(_page("account.html"))
 
+    @app.get("/ratings", response_class=HTMLResponse)
+    async def ratings() -> HTMLResponse:
+        """The leaderboards of the rated games (the page asks /api/ratings/{game})."""
+        return HTMLResponse(_page("ratings.html"))
+
+    @app.get("/players/{name}", response_class=HTMLResponse)
+    async def player(name: str) -> HTMLResponse:
+        """An account's public ratings (the page asks /api/players/{name})."""
+        return HTMLResponse(_page("player.html"))
+
+    @app.get("/bots/{kind}", response_class=HTMLResponse)
+    async def bot(kind: str) -> HTMLResponse:
+        """A bot's public ratings (the page asks /api/bots/{kind})."""
+        return HTMLResponse(_page("player.html"))
+
     @app.get("/t/{code}", response_class=HTMLResponse)
     async def table(code: str) -> HTMLResponse:
         return HTMLResponse(_page("table.html"))

@@ -15,6 +15,7 @@ import pytest
 from ludus.games import game_names
 
 from .browsing import DESKTOP
+from .test_ratings_pages import play_rated_duel
 
 axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")
 
@@ -116,4 +117,19 @@ def test_finished_table_and_its_replay(live, browser):
     page.wait_for_selector("#board h2")
     page.click("#next")
     scan(page, "the replay of a finished game")
+    ctx.close()
+
+
+def test_ratings_and_player_pages(live, browser):
+    client, _ = play_rated_duel(live, "Axe")
+    client.close()
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    page.goto(live.url + "/ratings?game=gladius")
+    page.wait_for_selector("#pools table.leaderboard")
+    scan(page, "the ratings page")
+    page.goto(live.url + "/players/Axe")
+    page.wait_for_selector(".rating-block svg.rating-chart")
+    page.click(".rating-history summary")
+    scan(page, "a player's page, the history open")
     ctx.close()

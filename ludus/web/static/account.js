@@ -1,6 +1,6 @@
 // "Your games": the player's account (log in, sign up, log out, password, delete) and their games,
 // unfinished first, with a way back to each seat and, once over, to the replay and the record.
-import { api, h, replaceChildren } from "/static/common.js";
+import { api, h, ratingNodes, replaceChildren } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
 const STATUS_WORDS = { open: "waiting for players", playing: "in play", finished: "finished" };
@@ -46,6 +46,25 @@ function showGames(games, account) {
     h("tbody", {}, games.map(gameRow))));
 }
 
+// The account's ratings, one row per game and pool, and the way to its public page.
+function showRatings(ratings, account) {
+  const box = $("your-ratings");
+  box.classList.toggle("hidden", !account || !ratings.length);
+  if (!account || !ratings.length) { replaceChildren($("ratings-list")); return; }
+  const page = `/players/${encodeURIComponent(account.name)}`;
+  replaceChildren($("ratings-list"),
+    h("table", { class: "plain ratings" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Game"), h("th", { scope: "col" }, "Rating ± uncertainty"),
+        h("th", { scope: "col" }, "Games"))),
+      h("tbody", {}, ratings.map((r) => h("tr", { "data-game": r.game, "data-pool": r.pool },
+        h("th", { scope: "row" }, h("a", { href: `/ratings?game=${encodeURIComponent(r.game)}` }, r.title),
+          h("div", { class: "small muted" }, r.label)),
+        h("td", {}, ratingNodes(r)),
+        h("td", { class: "games-count" }, String(r.games)))))),
+    h("p", { class: "small" }, h("a", { href: page, id: "public-page" }, "Your public page"),
+      " shows each rating's history; ", h("a", { href: "/ratings" }, "the leaderboards"), " show everyone's."));
+}
+
 async function load() {
   const me = await api("/api/me");
   const account = me.account;
@@ -56,6 +75,7 @@ async function load() {
     $("account-name").textContent = account.name;
     $("account-since").textContent = `(account made ${when(account.created_at)})`;
   }
+  showRatings(me.ratings || [], account);
   showGames(me.games, account);
 }
 

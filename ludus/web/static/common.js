@@ -72,6 +72,36 @@ export function withSeatNames(text, names) {
   return String(text).replace(/\b[Ss]eat (\d+)\b/g, (whole, n) => (names || [])[Number(n) - 1] || whole);
 }
 
+// ---------------------------------------------------------------- ratings
+// A rating is shown as "1562 ± 210": the rating (60·mu) and its uncertainty (two standard
+// deviations, 2·60·sigma). A provisional one (fewer than PROVISIONAL_GAMES rated games in its
+// pool) gets a "?" after the number and a "provisional" tag that says why, in words.
+export const PROVISIONAL_GAMES = 10;
+export const PROVISIONAL_WHY = `fewer than ${PROVISIONAL_GAMES} rated games, so the rating may still move a lot`;
+export const PROVISIONAL_TEXT = `provisional: ${PROVISIONAL_WHY}`;
+
+export function ratingText(r) { return `${r.rating}${r.provisional ? "?" : ""} ± ${r.deviation}`; }
+
+export function ratingNodes(r) {
+  return [h("span", { class: "rating-number" }, ratingText(r)),
+    r.provisional ? h("span", { class: "badge provisional", title: PROVISIONAL_TEXT }, "provisional") : null];
+}
+
+export function gamesText(n) { return `${n} rated ${n === 1 ? "game" : "games"}`; }
+
+// Every page's header links to the leaderboards, just before the account link (the two kept
+// together at the end of the bar); pages whose HTML already has the link keep theirs.
+function ratingsLink() {
+  const account = document.getElementById("account-link");
+  if (!account || document.getElementById("ratings-link")) return;
+  const link = h("a", { class: "ratings-link", id: "ratings-link", href: "/ratings" }, "Ratings");
+  if (location.pathname === "/ratings") link.setAttribute("aria-current", "page");
+  const pair = h("span", { class: "header-links" });
+  account.replaceWith(pair);
+  pair.append(link, account);
+}
+if (typeof document !== "undefined") ratingsLink();
+
 // The header's "Your games" link names the logged-in account; resolves to the account (or null).
 export async function accountLink() {
   try {

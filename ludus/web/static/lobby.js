@@ -15,6 +15,7 @@ let refreshTimer = null;
 let checking = null;       // the seat check in flight, which Create waits for
 let refreshNumber = 0;
 let pageInfo = {};         // /api/pages: which games have a guided first game (the Learn link)
+let account = null;        // the logged-in account (rated tables need one), once /api/me has answered
 
 // An int option with at most this many allowed values is picked from a list.
 const MAX_LISTED_NUMBERS = 12;
@@ -199,6 +200,7 @@ function updateCreate() {
     ? "Fix the options (see the message above)." : "Fix the options marked in red.";
   else if (seatsProblem) why = `The seats could not be loaded: ${seatsProblem}`;
   else if (!seatCount) why = "Loading seats…";  // a re-check with seats shown keeps the button: Create waits for it
+  else if (ratedOn()) why = ratedProblem();
   $("create").disabled = !!why;
   $("create-why").textContent = why;
 }
@@ -210,7 +212,7 @@ function seatWho(i, seats, name) {
   if (seat.kind === "bot") return `bot, ${botWords(seat.bot)}`;
   const firstHuman = seats.findIndex((s) => s.kind === "human");
   if (i === firstHuman) return name ? `${name} (you)` : "you (type your name above)";
-  return "a person you invite (open seat)";
+  return ratedOn() ? "a person you invite (open seat; they need an account)" : "a person you invite (open seat)";
 }
 
 function updateSeatLabels() {
@@ -234,7 +236,7 @@ function seatRow(i, previous) {
     current.bots.map((b) => h("option", { value: b, selected: b === current.default_bot }, BOT_SHORT[b] || b)));
   if (previous && previous.bot) bot.value = previous.bot;
   const sync = () => { bot.disabled = kind.value !== "bot"; bot.classList.toggle("hidden", kind.value !== "bot"); };
-  kind.addEventListener("change", () => { sync(); updateSeatLabels(); });
+  kind.addEventListener("change", () => { sync(); updateSeatLabels(); updateCreate(); });
   bot.addEventListener("change", updateSeatLabels);
   sync();
   return h("div", { class: "seat-row", "data-seat": i },
@@ -317,6 +319,100 @@ function showRules() {
   openRules({ game: current.name, title: current.title, options: readOptions({}), where: "as set in the form" });
 }
 
+// ---------------------------------------------------------------- rated tables
+// A rated table is played by the standard rules: only the game's `choose` options may be set
+// (the others go back to their defaults and are locked), hints are off, and it needs an account.
+function ratedOn() {
+  return !!(current && current.rated && account && $("rated").checked);
+}
+
+function poolFor(seats) {
+  return current && current.rated ? current.rated.pools.find((p) => p.min_seats <= seats && seats <= p.max_seats) : null;
+}
+
+function ratedProblem() {
+  const seats = readSeats();
+  if (!seats.some((s) => s.kind === "human")) return "A rated table needs a person in at least one seat.";
+  if (seats.length && !poolFor(seats.length)) {
+    const counts = current.rated.pools.map((p) => p.label).join(" or ");
+    return `Rated games of ${current.title} are for ${counts}.`;
+  }
+  return "";
+}
+
+// The player counts a rated table may have: within one of the game's pools.
+function ratedCount(n) { return !!poolFor(n); }
+
+function lockOption(input, info, locked) {
+  const row = input.closest(".opt");
+  let changed = false;
+  if (locked && !current.rated.choose.includes(info.name)) {
+    if (input.dataset.suggest !== undefined) {
+      if (suggestionValue(input) !== String(info.default)) { fillSuggestions(input, info, String(info.default)); changed = true; }
+      const other = $(`${input.id}-other`);
+      if (other) other.disabled = true;
+    } else if (input.dataset.kind === "bool") {
+      if (input.checked !== !!info.default) { input.checked = !!info.default; changed = true; }
+    } else if (input.value !== String(info.default)) {
+      input.value = String(info.default);
+      changed = true;
+    }
+    input.disabled = true;
+    if (row) { row.classList.add("locked"); row.title = "standard for rated games"; }
+    return changed;
+  }
+  input.disabled = false;
+  const other = $(`${input.id}-other`);
+  if (other) other.disabled = false;
+  if (row) { row.classList.remove("locked"); row.removeAttribute("title"); }
+  if (info.name === "players") {  // only the counts of a rating pool
+    if (input.tagName === "SELECT") {
+      for (const option of input.options) option.disabled = locked && !ratedCount(Number(option.value));
+      if (locked && !ratedCount(Number(input.value))) {
+        const fit = [...input.options].find((o) => !o.disabled);
+        const dflt = [...input.options].find((o) => !o.disabled && Number(o.value) === info.default);
+        if (fit) { input.value = (dflt || fit).value; changed = true; }
+      }
+    } else if (input.type === "number") {
+      const pools = current.rated ? current.rated.pools : [];
+      input.min = locked && pools.length ? Math.min(...pools.map((p) => p.min_seats)) : (info.min ?? "");
+      input.max = locked && pools.length ? Math.max(...pools.map((p) => p.max_seats)) : (info.max ?? "");
+    }
+  }
+  return changed;
+}
+
+// Shows the Rated switch for a rated game, enabled once logged in, and applies what it means.
+function updateRated() {
+  const game = current && current.rated ? current : null;
+  $("rated-row").classList.toggle("hidden", !game);
+  $("rated").disabled = !account || !game;
+  if (!account || !game) $("rated").checked = false;
+  $("rated-login").classList.toggle("hidden", !game || !!account);
+  const on = ratedOn();
+  let changed = false;
+  for (const input of optionInputs()) {
+    const info = current && current.options.find((o) => o.name === input.dataset.option);
+    if (info && game) changed = lockOption(input, info, on) || changed;
+  }
+  $("hints").disabled = on;
+  if (on) $("hints").checked = false;
+  const note = $("rated-note");
+  note.classList.toggle("hidden", !on);
+  if (on) {
+    const choose = game.rated.choose.map(flag);
+    note.textContent = [
+      "Rated tables use the standard rules:",
+      choose.length ? `only ${choose.join(", ")} may be chosen, every other option is the standard one;` : "every option is the standard one;",
+      "hints are off, and everyone who sits at the table needs an account.",
+      game.rated.note || "",
+    ].filter(Boolean).join(" ");
+  } else note.textContent = "";
+  updateSeatLabels();
+  updateCreate();
+  return changed;
+}
+
 function selectGame(name) {
   current = games.find((g) => g.name === name) || null;
   $("game-summary").textContent = current ? current.summary || "" : "";
@@ -331,7 +427,7 @@ function selectGame(name) {
   if (!current) {
     replaceChildren($("seat-list"));
     replaceChildren($("options"), h("legend", {}, "Options"));
-    updateCreate();
+    updateRated();
     return;
   }
   const [first, ...rest] = current.options;  // the first option (usually the player count) stays in sight
@@ -340,6 +436,7 @@ function selectGame(name) {
     first ? optionRow(first) : h("p", { class: "muted small" }, "This game has no options."),
     rest.length ? h("details", {}, h("summary", {}, `More options (${rest.length})`), rest.map(optionRow)) : null);
   refillSuggestions();  // now that the player count is on the page
+  updateRated();
   requestSeats();
 }
 
@@ -351,11 +448,14 @@ async function loadTables() {
       return;
     }
     replaceChildren($("tables"), h("table", { class: "plain" },
-      h("thead", {}, h("tr", {}, h("th", {}, "Code"), h("th", {}, "Game"), h("th", {}, "Players"), h("th", {}, "Status"), h("th", {}, ""))),
+      h("thead", {}, h("tr", {}, h("th", {}, "Code"), h("th", {}, "Game"), h("th", {}, "Players"), h("th", {}, "Status"),
+        h("th", {}, h("span", { class: "visually-hidden" }, "Join or watch")))),
       h("tbody", {}, tables.map((t) => {
         const open = t.status === "open" && t.seats.some((s) => !s.taken);
         return h("tr", {},
-          h("td", {}, t.code), h("td", {}, t.title),
+          h("td", {}, t.code), h("td", {}, t.title,
+            t.rated ? h("span", { class: "badge rated-tag" }, "Rated",
+              t.pool_label ? [" · ", h("span", { class: "nowrap" }, t.pool_label)] : null) : null),
           h("td", {}, t.seats.map((s) => s.name).join(", ")),
           h("td", {}, open ? "waiting for players" : "playing", t.hints ? h("span", { class: "hints-tag" }, " · hints on") : null),
           h("td", {}, h("a", { class: "button secondary", href: `/t/${t.code}` }, open ? "Join" : "Watch")));
@@ -394,6 +494,7 @@ async function createTable() {
   try {
     const table = await api("/api/tables", {
       game: current.name, options: readOptions(), seats, clock, listed: $("listed").checked, hints: $("hints").checked,
+      rated: ratedOn(),
       name: seats.some((s) => s.kind === "human") ? name : null,
     });
     location.href = `/t/${table.code}`;
@@ -402,7 +503,12 @@ async function createTable() {
 
 async function start() {
   $("name").value = savedName();
-  accountLink().then((account) => { useAccountName($("name"), account); updateSeatLabels(); });
+  accountLink().then((who) => {
+    account = who;
+    useAccountName($("name"), account);
+    updateSeatLabels();
+    if (gamesLoaded && updateRated()) requestSeats();
+  });
   updateCreate();
   games = await api("/api/games");
   gamesLoaded = true;
@@ -414,6 +520,7 @@ async function start() {
   });
   $("name").addEventListener("input", updateSeatLabels);
   $("rules-button").addEventListener("click", showRules);
+  $("rated").addEventListener("change", () => { if (updateRated()) requestSeats(); });
   selectGame(games.length ? games[0].name : null);
   api("/api/pages").then((info) => { pageInfo = info || {}; updateGameHelp(); })
     .catch(() => { /* no Learn links then */ })

@@ -62,6 +62,7 @@ async function start() {
   page.data = loaded.data;
   document.title = `${page.info.title} · ${code} — Ludus`;
   $("title").textContent = `${page.info.title} · table ${code}`;
+  showRated(page.info);
   $("rules-button").addEventListener("click", openRules);
   $("rules-button").classList.remove("hidden");
   $("record").href = `/api/tables/${code}/record`;
@@ -80,8 +81,18 @@ async function start() {
   else connect();
 }
 
+// A rated table says so beside its title (with its pool: "Rated · 2 players").
+function showRated(info) {
+  const tag = $("rated-tag");
+  tag.classList.toggle("hidden", !info.rated);
+  const text = info.rated ? (info.pool_label ? `Rated · ${info.pool_label}` : "Rated") : "";
+  if (tag.textContent !== text) tag.textContent = text;
+  if (info.rated) tag.title = "The result counts for the players' ratings; standard rules, no hints.";
+}
+
 function showJoin(free) {
   $("join").classList.remove("hidden");
+  signedIn.then((account) => $("join-rated").classList.toggle("hidden", !(page.info.rated && !account)));
   $("join-name").value = savedName();
   signedIn.then((account) => useAccountName($("join-name"), account));
   replaceChildren($("join-seat"), free.map((s) => h("option", { value: s.seat }, `Seat ${s.seat + 1}`)));
@@ -94,7 +105,12 @@ function showJoin(free) {
       $("join").classList.add("hidden");
       notice("");
       connect();
-    } catch (err) { notice(err.message, "error"); }
+    } catch (err) {
+      notice(err.message, "error");
+      if (err.code === "account_needed") {
+        $("notice").append(h("br"), h("a", { href: "/me", id: "account-needed-link" }, "Log in or create an account"));
+      }
+    }
   });
   $("watch-button").addEventListener("click", () => { $("join").classList.add("hidden"); page.watching = true; connect(); });
   renderSeats(page.info, null, []);
@@ -194,6 +210,7 @@ function draw() {
   const info = view.table;
   const you = view.you;
   const mine = you !== null && view.to_move.includes(you);
+  showRated(info);
   renderSeats(info, view, view.to_move);
   let status;
   if (info.status === "open") status = "Waiting for every seat to be taken…";
