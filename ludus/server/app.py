@@ -41,6 +41,7 @@ from .accounts import SESSION_COOKIE, SESSION_DAYS, Account
 from .analysis_jobs import add_analysis_routes
 from .bots import bot_kinds, default_bot
 from .config import ServerConfig
+from .forward import Forwarder, client_address
 from .hub import Connection, Hub, RateLimited, Table, dumps, hash_token, server_options
 from .learn import add_learn_routes
 from .observability import CONTENT_TYPE, Metrics
@@ -63,7 +64,7 @@ UVICORN_SETTINGS: dict[str, Any] = {
 STATUS_OF = {
     "no_table": 404, "not_seated": 403, "no_token": 403, "table_full": 409, "seat_taken": 409,
     "no_game": 404, "not_finished": 409, "busy": 503, "server_error": 500, "rate_limited": 429, "expired": 410,
-    "too_large": 413, "bad_content_type": 415, "cross_origin": 403, "bad_host": 421,
+    "too_large": 413, "bad_content_type": 415, "cross_origin": 403, "bad_host": 421, "moved": 503,
     "bad_login": 401, "not_logged_in": 401, "name_taken": 409, "logged_in": 409,
     "not_rated": 400, "account_needed": 403, "no_player": 404, "bad_game": 400, "bad_players": 400, "bad_wait": 400,
 }
@@ -332,7 +333,11 @@ def _set_session(request: Request, response: Response, token: str) -> None:
 
 
 def _address(request: Request | WebSocket) -> str | None:
-    return request.client.host if request.client else None
+    """The client's address (in a group of workers, the one a worker forwarded for it)."""
+    peer = request.client.host if request.client else None
+    hub = getattr(request.app.state, "hub", None)
+    return client_address(request.headers, peer, hub.registry.secret if hub is not None and hub.leases.enabled
+                          else None)
 
 
 def _set_token(request: Request, response: Response, token: str) -> None:
@@ -365,6 +370,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
     app = FastAPI(title="Ludus", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
     app.state.hub = hub
     metrics = hub.metrics
+    app.add_middleware(Forwarder, hub=hub)  # a group of workers: requests for another's tables go there
     app.add_middleware(BodyLimit, limit=config.max_body_bytes, metrics=metrics)
     app.add_middleware(RequestGuard, allowed_hosts=list(config.allowed_hosts), metrics=metrics)
 
@@ -484,7 +490,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
     # ------------------------------------------------------------- tables
     @app.get("/api/tables")
     async def lobby() -> list[dict[str, Any]]:
-        return hub.lobby()
+        return await hub.lobby()
 
     async def seated(request: Request, wants_seat: bool) -> tuple[Player, str | None]:
         """The player, and the cookie token to hand out when a player without one takes a seat."""
@@ -594,8 +600,9 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
         name = me.account.name if me.account else body.name
         if name is None:
             raise ProtocolError("bad_name", "please give a name")
-        response = JSONResponse(hub.quick.join(me.key, name, body.game, body.players, body.rated, body.bots_after,
-                                               me.account is not None))
+        hub.quick.join(me.key, name, body.game, body.players, body.rated, body.bots_after, me.account is not None)
+        await hub.quick.match_once()  # the player who completes a pool learns it in this answer
+        response = JSONResponse(hub.quick.status(me.key))
         if new_token:
             _set_token(request, response, new_token)
         return response

@@ -58,6 +58,11 @@ class ServerConfig:
     """Accounts one client address may create per minute..."""
     signups_burst_address: int = 5
     """...and at once."""
+    advertise: str | None = None
+    """The base URL (``http://host:port``) other workers of a group reach this one at (leases.py)."""
+    lease_seconds: float = 3.0
+    """How long a worker's lease on a table lasts unrenewed (renewed every third of it): a killed
+    worker's tables are played on elsewhere after about this long plus a second."""
     quick_idle: float = 30.0
     """Seconds a player waiting for quick play stays in the pool after their page last asked."""
     open_table_ttl: float = 30 * 60

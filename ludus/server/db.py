@@ -39,8 +39,8 @@ from ..core.errors import LudusError
 
 __all__ = [
     "MIGRATIONS", "TOKEN_SECRET", "AccountRow", "ActionRow", "Base", "DatabaseError", "DatabaseInUse", "DatabaseLock",
-    "RatedSeatRow", "RatingRow", "SeatRow", "SessionRow", "SettingRow", "TableRow", "check_database", "lock_database",
-    "make_engine", "migrate", "normalize_url", "server_secret", "sqlite_file", "utcnow",
+    "LeaseRow", "RatedSeatRow", "RatingRow", "SeatRow", "SessionRow", "SettingRow", "TableRow", "check_database",
+    "lock_database", "make_engine", "migrate", "normalize_url", "server_secret", "sqlite_file", "utcnow",
 ]
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -298,6 +298,18 @@ class RatedSeatRow(Base):
     mu: Mapped[float] = mapped_column(Float)  # the rating after this game
     sigma: Mapped[float] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class LeaseRow(Base):
+    """Which worker plays a table (or holds the quick play pool) until ``expires_at``: PostgreSQL
+    groups of workers only (:mod:`.leases`); a SQLite file has one server, so no leases."""
+
+    __tablename__ = "ludus_leases"
+
+    resource: Mapped[str] = mapped_column(String(32), primary_key=True)  # a table's code, or "quick"
+    worker: Mapped[str] = mapped_column(String(32), index=True)
+    address: Mapped[str] = mapped_column(Text)  # where the other workers forward its requests
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class SettingRow(Base):

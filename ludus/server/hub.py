@@ -32,6 +32,7 @@ from .bots import BotRunner
 from .config import ServerConfig
 from .db import DatabaseLock, lock_database
 from .hinting import HintRunner
+from .leases import QUICK, Leases
 from .live import Connection, PendingMove, Seat, Table, hash_token, table_gone
 from .observability import Metrics
 from .protocol import dumps
@@ -84,6 +85,7 @@ class Hub:
         self.turns = Turns(self)
         self.accounts = Accounts(self)
         self.quick = QuickPlay(self, config.quick_idle)
+        self.leases = Leases(self, config.lease_seconds)
 
     # ----------------------------------------------------------------- life cycle
     async def start(self) -> None:
@@ -93,7 +95,11 @@ class Hub:
         self.db_lock = await self.db(lock_database, self.config.database)
         try:
             self.store = await self.db(Store, self.config.database, self.metrics.committed)
+            self.leases.start(self.store.engine.dialect.name, self.config.advertise)
             await self.registry.resume()
+            if self.leases.enabled:
+                await self.leases.tick()  # the tables nobody plays now are played here from the start
+            self.leases.begin()
         except BaseException:
             self._release_database()
             raise
@@ -118,6 +124,7 @@ class Hub:
                     handle.cancel()
         self.bots.close()
         self.hints.close()
+        await self.leases.stop()
         if self.store is not None:
             await self.db(self.store.close)
         self.db_thread.shutdown(wait=True)
@@ -147,6 +154,40 @@ class Hub:
         assert self.store is not None
         await self.store.write(op)
 
+    async def drop(self, resource: str) -> None:
+        """Stop playing ``resource`` here (its lease went to another worker): its connections are
+        closed (they reconnect, and are forwarded to the new holder); its state is forgotten."""
+        if resource == QUICK:
+            self.quick.entries.clear()  # the pages ask again, at the new holder
+            return
+        table = self.tables.pop(resource, None)
+        if table is None:
+            return
+        self.turns.cancel_all(table)
+        for handle in table.grace.values():
+            handle.cancel()
+        table.grace.clear()
+        for conn in list(table.conns):
+            conn.close(1012, "table moved to another server")
+
+    async def where(self, resource: str) -> str | None:
+        """Where a request about ``resource`` is answered: None here, else the address of the worker
+        that plays it. A table nobody plays is claimed here first (its route then loads it)."""
+        if not self.leases.enabled or resource in self.leases.held:
+            return None
+        if resource != QUICK:
+            table = self.tables.get(resource)
+            if table is not None and table.status not in ("open", "playing"):
+                return None
+            assert self.store is not None
+            status = await self.db(self.store.table_status, resource)
+            if status not in ("open", "playing"):
+                return None  # finished, expired or unknown: any worker answers from the database
+        ours, address = await self.leases.claim(resource)
+        if ours or not address or address == self.leases.address:
+            return None
+        return address
+
     def changed(self, table: Table) -> None:
         """After any change to ``table``: drop its cached views, wake its connections, reschedule its turn."""
         table.cache.clear()
@@ -166,8 +207,8 @@ class Hub:
     async def get(self, code: str) -> Table:
         return await self.registry.get(code)
 
-    def lobby(self) -> list[dict[str, Any]]:
-        return self.registry.lobby()
+    async def lobby(self) -> list[dict[str, Any]]:
+        return await self.registry.lobby()
 
     async def create(self, game_name: str, options: Any, seats: list[dict[str, Any]], clock: int | None,
                      listed: bool, key: str | None, name: str | None, rematch_of: Table | None = None,

@@ -67,6 +67,7 @@ class QuickPlay:
         self.keep_matched = keep_matched
         self.entries: dict[str, Entry] = {}
         self.matcher: asyncio.Task | None = None
+        self.matching = asyncio.Lock()  # one matching pass at a time: a group is seated once
         self.rng = random.SystemRandom()
 
     # ----------------------------------------------------------------- the player's side
@@ -77,7 +78,8 @@ class QuickPlay:
             raise ProtocolError("bad_game", f"unknown game {game_name!r}; games here: {', '.join(game_names())}")
         game = get_game(game_name)
         if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= game.max_seats:
-            raise ProtocolError("bad_players", f"quick play for {game.title} needs 2 to {game.max_seats} players")
+            counts = "2 players" if game.max_seats <= 2 else f"2 to {game.max_seats} players"
+            raise ProtocolError("bad_players", f"quick play for {game.title} is for {counts}")
         options = self._options(game, players)
         if rated:
             if not member:
@@ -87,7 +89,7 @@ class QuickPlay:
         if bots_after is not None and (not isinstance(bots_after, int) or isinstance(bots_after, bool)
                                        or not MIN_BOT_WAIT <= bots_after <= MAX_BOT_WAIT):
             raise ProtocolError("bad_wait", f"the wait before bots fill the seats must be {MIN_BOT_WAIT} to "
-                                            f"{MAX_BOT_WAIT} seconds, or null for people only")
+                                            f"{MAX_BOT_WAIT} seconds (or no wait given, for people only)")
         shown = clean_name(name)
         now = time.monotonic()
         old = self.entries.get(key)
@@ -121,7 +123,10 @@ class QuickPlay:
         """The standard options with ``players`` seats, or a refusal if the game has no such count."""
         names = {info.name for info in game.describe_options()}
         options = {"players": players} if "players" in names else {}
-        parsed = check_options(game, options)
+        try:
+            parsed = check_options(game, options)
+        except ProtocolError as exc:  # e.g. a count the game is not played with
+            raise ProtocolError("bad_players", exc.message) from None
         if game.num_seats(parsed) != players:
             raise ProtocolError("bad_players", f"{game.title} is played by {game.num_seats(parsed)} here, "
                                                f"not {players}")
@@ -142,6 +147,10 @@ class QuickPlay:
 
     async def match_once(self) -> None:
         """Drop players who stopped asking, then start every table that can start now."""
+        async with self.matching:
+            await self._match()
+
+    async def _match(self) -> None:
         now = time.monotonic()
         for key, entry in list(self.entries.items()):
             gone = now - entry.matched > self.keep_matched if entry.table else now - entry.seen > self.idle

@@ -411,6 +411,31 @@ class Store:
                 out.append((_read(c, row), max(0.0, (now - at).total_seconds())))
         return out, expired or 0
 
+    def listed_live(self, limit: int = 200) -> list[TableData]:
+        """The listed open and playing tables, seats included, actions left out (the lobby of a group)."""
+        with self.engine.connect() as c:
+            rows = c.execute(select(TableRow).where(TableRow.status.in_(("open", "playing")), TableRow.listed)
+                             .order_by(TableRow.created_at).limit(limit)).all()
+            codes = [r.code for r in rows]
+            seats: dict[str, list[SeatData]] = {code: [] for code in codes}
+            for r in c.execute(select(SeatRow).where(SeatRow.table_code.in_(codes)).order_by(SeatRow.seat)):
+                seats[r.table_code].append(SeatData(r.seat, r.kind, r.bot, r.name, r.token_hash, r.away))
+        return [TableData(code=r.code, game=r.game, options=json.loads(r.options), seed=r.seed, status=r.status,
+                          clock_seconds=r.clock_seconds, listed=r.listed, seats=seats[r.code], hints=bool(r.hints),
+                          rated=bool(r.rated), rematch_of=r.rematch_of) for r in rows]
+
+    def table_status(self, code: str) -> str | None:
+        with self.engine.connect() as c:
+            return c.execute(select(TableRow.status).where(TableRow.code == code)).scalar()
+
+    def expire_stale(self, ttl: float) -> int:
+        """Expire the open tables untouched for ``ttl`` seconds; how many."""
+        now = utcnow()
+        with self.engine.begin() as c:
+            return c.execute(update(TableRow).where(TableRow.status == "open",
+                                                    TableRow.updated_at < now - timedelta(seconds=ttl))
+                             .values(status="expired", updated_at=now)).rowcount or 0
+
     def action_count(self, code: str) -> int:
         with self.engine.connect() as c:
             return c.execute(select(func.count()).select_from(ActionRow)

@@ -27,7 +27,7 @@ from ..games import game_names, get_game
 from . import store as ops
 from .bots import bot_kinds, default_bot
 from .db import server_secret
-from .live import Seat, Table, table_gone
+from .live import Seat, Table, seat_label, table_gone
 from .protocol import KeyedRateLimit, ProtocolError, RateLimited, clean_name, limits_take, whole_seconds
 from .ratings import check_rated, pool_of
 from .store import TableData
@@ -51,6 +51,19 @@ MAX_CLOCK = 3600
 
 def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def _public(data: TableData) -> dict[str, Any]:
+    """A lobby entry for a table another worker plays, from its stored row."""
+    game = get_game(data.game)
+    pool = pool_of(game, len(data.seats)) if data.rated else None
+    return {"code": data.code, "game": game.name, "title": game.title, "status": data.status,
+            "options": data.options, "clock": data.clock_seconds, "listed": data.listed, "hints": data.hints,
+            "rated": pool is not None, "pool": pool.key if pool else None, "pool_label": pool.label if pool else None,
+            "rematch_of": data.rematch_of, "rematch": None, "plies": None, "spectators": None,
+            "seats": [{"seat": s.seat, "name": seat_label(s.kind, s.bot, s.name, s.seat), "kind": s.kind, "bot": s.bot,
+                       "taken": s.kind == "bot" or s.token_hash is not None, "away": s.away, "connected": None}
+                      for s in data.seats]}
 
 
 def is_file_option(info: OptionInfo) -> bool:
@@ -103,6 +116,12 @@ class TableRegistry:
         hub = self.hub
         assert hub.store is not None
         self.secret = await hub.db(server_secret, hub.store.engine)
+        self.sweeper = hub.spawn(self._sweep(), "expiry sweep")
+        if hub.leases.enabled:  # a group of workers: each adopts the tables nobody holds (leases.py)
+            expired = await hub.db(hub.store.expire_stale, hub.config.open_table_ttl)
+            if expired:
+                log.info("%d open table(s) expired while no server played them", expired)
+            return
         rows, expired = await hub.db(hub.store.load_live, hub.config.open_table_ttl)
         if expired:
             log.info("%d open table(s) expired while the server was down", expired)
@@ -118,7 +137,25 @@ class TableRegistry:
                 hub.seating.start_grace(table, seat.index)
             hub.turns.schedule(table)
         log.info("resumed %d unfinished table(s)", len(hub.tables))
-        self.sweeper = hub.spawn(self._sweep(), "expiry sweep")
+
+    async def adopt(self, code: str) -> Table | None:
+        """Play an unfinished table whose lease this worker has just taken (its worker stopped or
+        was killed): rebuilt from the record, its players given time to reconnect."""
+        hub = self.hub
+        if code in hub.tables:
+            return hub.tables[code]
+        assert hub.store is not None
+        data = await hub.db(hub.store.load_table, code)
+        if data is None or data.status not in ("open", "playing"):
+            await hub.leases.release(code)
+            return None
+        table = self.build(data)
+        hub.tables[code] = table
+        for seat in table.seats:
+            hub.seating.start_grace(table, seat.index)
+        hub.turns.schedule(table)
+        log.info("adopted table %s (%s, %d moves)", code, data.game, len(data.actions))
+        return table
 
     # ----------------------------------------------------------------- player tokens
     def _mac(self, rand: str) -> str:
@@ -179,16 +216,36 @@ class TableRegistry:
             raise ProtocolError("no_table", f"there is no table {code!r}")
         if data.status == "expired":
             raise table_gone(code)
+        if self.hub.leases.enabled and data.status in ("open", "playing"):
+            ours, _ = await self.hub.leases.claim(code)
+            if not ours:
+                raise ProtocolError("moved", f"table {code} is played by another server of this group; "
+                                             "reload the page to reach it")
+            adopted = await self.adopt(code)
+            if adopted is None:
+                raise ProtocolError("no_table", f"there is no table {code!r}")
+            return adopted
         table = tables.get(code) or self.build(data)
         tables[code] = table
         if table.status == "finished":
             self.remember_finished(table)
         return table
 
-    def lobby(self) -> list[dict[str, Any]]:
-        live = [t for t in self.hub.tables.values() if t.listed and t.status in ("open", "playing")]
-        live.sort(key=lambda t: (t.status != "open", t.code))
-        return [t.public() for t in live[:200]]
+    async def lobby(self) -> list[dict[str, Any]]:
+        """The listed tables open or in play: this server's, and in a group of workers the others'
+        too (read from the database, with what only their worker knows left at its default)."""
+        live = [t.public() for t in self.hub.tables.values() if t.listed and t.status in ("open", "playing")]
+        if self.hub.leases.enabled:
+            assert self.hub.store is not None
+            here = {t["code"] for t in live}
+            for data in await self.hub.db(self.hub.store.listed_live):
+                if data.code not in here:
+                    try:
+                        live.append(_public(data))
+                    except (LudusError, KeyError, ValueError):
+                        continue
+        live.sort(key=lambda t: (t["status"] != "open", t["code"]))
+        return live[:200]
 
     def remember_finished(self, table: Table) -> None:
         """Keep the newest ``keep_finished`` finished tables live; drop older ones nobody is watching."""
@@ -265,6 +322,10 @@ class TableRegistry:
         seed = secrets.randbits(63)
         state = game.new_initial_state(opts, seed=seed)
         code = self._new_code()
+        if hub.leases.enabled:
+            ours, _ = await hub.leases.claim(code)
+            if not ours:  # a code another worker took this very moment
+                raise ProtocolError("busy", "please try again")
         table = Table(code=code, game=game, options_json=options_to_json(opts), seed=seed, status=status,
                       clock_seconds=clock, listed=listed, seats=seat_objs, state=state, moves=[0] * n,
                       rematch_of=rematch_of.code if rematch_of else None, hints=bool(hints), pool=pool)

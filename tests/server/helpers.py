@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
+import secrets
 import socket
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
@@ -27,8 +29,6 @@ class LiveServer:
     def __init__(self, config: ServerConfig, port: int = 0,
                  make_app: Callable[[ServerConfig], Any] = create_app) -> None:
         self.config = config
-        self.app = make_app(config)
-        self.hub = self.app.state.hub
         # IPPROTO_TCP, so asyncio sets TCP_NODELAY on each connection: with client and server in one
         # process, a reply written in two parts otherwise waited ~40 ms for the client's delayed ACK
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
@@ -37,6 +37,9 @@ class LiveServer:
         self.port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
+        config.advertise = config.advertise or self.url  # where the other workers of a group reach it
+        self.app = make_app(config)
+        self.hub = self.app.state.hub
         self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning", lifespan="on", **UVICORN_SETTINGS))
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
@@ -185,12 +188,12 @@ def migrate_to(url: str, revision: str, down: bool = False) -> None:
         engine.dispose()
 
 
-def serve_process(db: Any, output: list[str], port: int = 0, command: list[str] | None = None
-                  ) -> tuple[subprocess.Popen, str]:
+def serve_process(db: Any, output: list[str], port: int = 0, command: list[str] | None = None,
+                  extra: tuple[str, ...] = ()) -> tuple[subprocess.Popen, str]:
     """A real ``ludus serve`` process on ``db`` (``command``: another way to start the CLI, e.g. with
     a patch), answering once it prints its address; its output is collected in ``output``."""
     cmd = command or [sys.executable, "-m", "ludus.cli.main"]
-    proc = subprocess.Popen([*cmd, "serve", "--port", str(port), "--database", str(db), "--bot-delay", "0"],
+    proc = subprocess.Popen([*cmd, "serve", "--port", str(port), "--database", str(db), "--bot-delay", "0", *extra],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     assert proc.stdout is not None
     line = proc.stdout.readline()
@@ -210,3 +213,24 @@ def serve_process(db: Any, output: list[str], port: int = 0, command: list[str] 
 def remote(url: str) -> Any:
     """What :class:`Player` needs of a server, for one running in another process."""
     return type("S", (), {"url": url, "ws_url": url.replace("http", "ws")})()
+
+
+@contextlib.contextmanager
+def pg_schema(url: str) -> Iterator[str]:
+    """``url`` in a schema of its own (other tests use the same database in parallel), dropped after."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    from ludus.server.db import normalize_url
+
+    schema = f"ludus_test_{secrets.token_hex(4)}"
+    admin = create_engine(normalize_url(url))
+    with admin.begin() as c:
+        c.execute(text(f"CREATE SCHEMA {schema}"))
+    try:
+        yield make_url(normalize_url(url)).update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(
+            hide_password=False)
+    finally:
+        with admin.begin() as c:
+            c.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()

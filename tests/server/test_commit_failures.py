@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import secrets
 import socket
 import struct
 import threading
@@ -30,7 +29,7 @@ from ludus.server import store as store_module
 from ludus.server.config import ServerConfig
 from ludus.server.db import ActionRow, normalize_url
 
-from .helpers import LiveServer, Player, WsClient, gm_table, is_view
+from .helpers import LiveServer, Player, WsClient, gm_table, is_view, pg_schema
 
 PG_URL = os.environ.get("LUDUS_TEST_POSTGRES_URL")
 needs_pg = pytest.mark.skipif(not PG_URL, reason="set LUDUS_TEST_POSTGRES_URL to test PostgreSQL")
@@ -44,6 +43,8 @@ class _Link:
         self.client, self.server = client, server
         self.drop_reply = False
         self.closed = False
+        self.moving = False  # its transaction under way stores a move (other commits, e.g. leases', pass)
+        self.move_statements: set[bytes] = set()  # prepared statements that store a move
 
     def cut_client(self) -> None:
         """Close only the client's side: the server's session stays open, as after a network partition."""
@@ -64,7 +65,9 @@ class _Link:
 class PgProxy:
     """Forwards 127.0.0.1:<port> to PostgreSQL, reading the client's protocol messages.
 
-    ``arm("after")``: the next COMMIT goes to the server and the server's answer is dropped with
+    Only the COMMIT of a transaction that stores a move (an INSERT into ``ludus_actions``) is
+    cut; other transactions (the server's lease renewals, reads) go through.
+    ``arm("after")``: the next such COMMIT goes to the server and the server's answer is dropped with
     the connection (committed, but the client sees an error). ``arm("before")``: the next COMMIT
     is never forwarded; the connection is cut (not committed). ``arm("limbo")``: like "before",
     but the server's side is held open, so its session sits in its transaction, holding its
@@ -180,11 +183,26 @@ class PgProxy:
                     if len(buf) < 1 + size:
                         break
                     msg, buf = buf[:1 + size], buf[1 + size:]
+                    if msg[:1] == b"P":  # Parse: name, query (psycopg prepares what it runs often)
+                        name, _, rest = msg[5:].partition(b"\0")
+                        if rest.startswith(b"INSERT INTO ludus_actions"):
+                            if name:  # a prepared statement, run later by name alone
+                                link.move_statements.add(name)
+                            link.moving = True
+                    elif msg[:1] == b"B":  # Bind: portal, statement
+                        statement = msg[5:].split(b"\0", 2)[1]
+                        if statement and statement in link.move_statements:
+                            link.moving = True
+                    elif b"INSERT INTO ludus_actions" in msg:
+                        link.moving = True
                     if msg[:1] == b"Q":
                         query = msg[5:].rstrip(b"\0")
                         with self.lock:
                             self.queries.append(query)
-                            mode = self.mode if query.strip().upper() == b"COMMIT" else None
+                            commit = query.strip().upper() == b"COMMIT"
+                            mode = self.mode if commit and link.moving else None
+                            if commit:
+                                link.moving = False
                             if mode is not None:
                                 self.mode = None
                                 self.fired.set()
@@ -226,15 +244,8 @@ def pg_url():
     """PG_URL in a schema of this test's own, so no other server (another test, in parallel) resumes
     its tables and it resumes none of theirs; dropped afterwards."""
     assert PG_URL
-    schema = f"ludus_test_{secrets.token_hex(4)}"
-    admin = create_engine(normalize_url(PG_URL))
-    with admin.begin() as c:
-        c.execute(text(f"CREATE SCHEMA {schema}"))
-    u = make_url(normalize_url(PG_URL))
-    yield u.update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
-    with admin.begin() as c:
-        c.execute(text(f"DROP SCHEMA {schema} CASCADE"))
-    admin.dispose()
+    with pg_schema(PG_URL) as url:
+        yield url
 
 
 # --------------------------------------------------------------------------- what the tests check

@@ -35,7 +35,8 @@ def test_two_players_asking_for_the_same_game_get_one_table_and_a_third_waits(se
     third = Player(server)
     try:
         ask(third, "Cleo", game="gladius")  # another game: another pool
-        ask(other, "Bo")
+        completing = ask(other, "Bo")
+        assert completing["status"] == "matched"  # the player who completes the pool learns it at once
         a, b = until_matched(player), until_matched(other)
         assert a["table"] == b["table"] and a["rated"] is False
         info = player.get(f"/api/tables/{a['table']}").json()
@@ -111,6 +112,7 @@ def test_rated_quick_play_seats_accounts_at_a_rated_table(server, player, other)
     ({"game": "gorus-maximus", "players": 1}, "bad_players"),
     ({"game": "gorus-maximus", "players": 9}, "bad_players"),
     ({"game": "gladius", "players": 3}, "bad_players"),
+    ({"game": "circus-maximus", "players": 2}, "bad_players"),
     ({"game": "gorus-maximus", "players": 2, "bots_after": 1}, "bad_wait"),
     ({"game": "gorus-maximus", "players": 2, "bots_after": 9999}, "bad_wait"),
     ({"game": "gorus-maximus", "players": 2, "name": ""}, "bad_name"),

@@ -16,7 +16,7 @@ from ludus.server import ratings
 from ludus.server.db import RatedSeatRow, RatingRow, TableRow, make_engine
 from ludus.server.store import Store
 
-from .helpers import LiveServer, Player, is_view, migrate_to, play_until_done, remote, serve_process
+from .helpers import LiveServer, Player, is_view, migrate_to, pg_schema, play_until_done, remote, serve_process
 from .test_accounts import PASSWORD, signup
 
 STANDARD_MU, STANDARD_SIGMA = PlackettLuce().mu, PlackettLuce().sigma
@@ -274,32 +274,26 @@ def test_a_server_killed_inside_the_final_move_stores_neither_the_move_nor_the_r
     assert rebuilt(f"sqlite:///{db}").ok, "".join(output[-30:])
 
 
-@pytest.mark.parametrize("pg", [True], ids=["postgresql"])
-def test_postgresql_rates_in_the_same_transaction(pg, tmp_path, monkeypatch):
+def test_postgresql_rates_in_the_same_transaction():
     import os
 
     url = os.environ.get("LUDUS_TEST_POSTGRES_URL")
     if not url:
         pytest.skip("set LUDUS_TEST_POSTGRES_URL to test PostgreSQL")
     from ludus.server.config import ServerConfig
-    from ludus.server.db import Base
 
-    engine = make_engine(url)
-    Base.metadata.drop_all(engine)
-    with engine.begin() as c:
-        c.exec_driver_sql("DROP TABLE IF EXISTS alembic_version")
-    engine.dispose()
-    server = LiveServer(ServerConfig(database=url, bot_delay=0.0, disconnect_grace=30.0, min_clock=1))
-    p = Player(server)
-    try:
-        signup(p)
-        for _ in range(2):
-            play_out(p, rated_table(p, "gorus-arena", ("human", "bot", "bot"), bots=("random", "heuristic"),
-                                    options={"players": 3})["code"])
-        mine = p.get("/api/me").json()["ratings"]
-        assert [(r["game"], r["pool"], r["games"], len(r["history"])) for r in mine] == [("gorus-arena", "table", 2,
-                                                                                            2)]
-        assert rebuilt(url).ok
-    finally:
-        p.close()
-        server.stop()
+    with pg_schema(url) as url:
+        server = LiveServer(ServerConfig(database=url, bot_delay=0.0, disconnect_grace=30.0, min_clock=1))
+        p = Player(server)
+        try:
+            signup(p)
+            for _ in range(2):
+                play_out(p, rated_table(p, "gorus-arena", ("human", "bot", "bot"), bots=("random", "heuristic"),
+                                        options={"players": 3})["code"])
+            mine = p.get("/api/me").json()["ratings"]
+            assert [(r["game"], r["pool"], r["games"], len(r["history"])) for r in mine] == [
+                ("gorus-arena", "table", 2, 2)]
+            assert rebuilt(url).ok
+        finally:
+            p.close()
+            server.stop()

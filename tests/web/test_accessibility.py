@@ -1,8 +1,9 @@
 """Accessibility: an axe-core scan (axe-playwright-python) of every kind of page.
 
-The lobby, each game's table mid-game (a person and bots), a finished game's table page with its
-game-over dialog, and the replay of a finished game. No "serious" or "critical" violation may
-remain; the lesser ones are printed (run with -s to see them), so they can be fixed over time.
+The lobby (also while it waits for a "Play now" table), each game's table mid-game (a person and
+bots), a finished game's table page with its game-over dialog, and the replay of a finished game.
+No "serious" or "critical" violation may remain; the lesser ones are printed (run with -s to see
+them), so they can be fixed over time.
 """
 
 from __future__ import annotations
@@ -55,6 +56,22 @@ def test_lobby(live, browser):
     page.click("#options summary")
     page.select_option("#opt-fighter1", "\u2026other")
     scan(page, "the lobby with Gladius options open")
+    ctx.close()
+
+
+def test_lobby_waiting_to_play_now(live, browser):
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    page.goto(live.url + "/")
+    page.wait_for_selector("#quick-play:enabled")
+    page.fill("#quick-name", "Axe")
+    page.select_option("#quick-game", "gorus-maximus")
+    page.select_option("#quick-players", "3")
+    page.click("#quick-play")
+    page.wait_for_selector("#quick-waiting:not(.hidden)")
+    scan(page, "the lobby waiting for a Play now table")
+    page.click("#quick-leave")
+    page.wait_for_selector("#quick-form:not(.hidden)")
     ctx.close()
 
 

@@ -1,5 +1,6 @@
-// The lobby: create a table (game, options, who sits where), open one by code, list open tables.
+// The lobby: Play now (quick.js), create a table (game, options, who sits where), open one by code, list open tables.
 import { accountLink, api, h, replaceChildren, savedName, saveName, useAccountName } from "/static/common.js";
+import { leaveQuietly, startQuick } from "/static/quick.js";
 import { openRules } from "/static/rules.js";
 
 const $ = (id) => document.getElementById(id);
@@ -497,20 +498,24 @@ async function createTable() {
       rated: ratedOn(),
       name: seats.some((s) => s.kind === "human") ? name : null,
     });
+    leaveQuietly();  // a table of one's own: no quick play table as well
     location.href = `/t/${table.code}`;
   } catch (err) { notice(err.message); }
 }
 
 async function start() {
   $("name").value = savedName();
-  accountLink().then((who) => {
-    account = who;
+  const who = accountLink();
+  who.then((found) => {
+    account = found;
     useAccountName($("name"), account);
     updateSeatLabels();
     if (gamesLoaded && updateRated()) requestSeats();
   });
   updateCreate();
-  games = await api("/api/games");
+  const gamesRequest = api("/api/games");
+  startQuick(gamesRequest, who).catch((err) => { notice(`Play now could not start: ${err.message}`); });
+  games = await gamesRequest;
   gamesLoaded = true;
   replaceChildren($("game"), games.map((g) => h("option", { value: g.name }, g.title)));
   $("game").addEventListener("change", () => selectGame($("game").value));
@@ -536,7 +541,7 @@ async function start() {
   $("code-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const code = $("code").value.trim().toUpperCase().replace(/[^A-Z0-9]/g, "");
-    if (code) location.href = `/t/${code}`;
+    if (code) { leaveQuietly(); location.href = `/t/${code}`; }
   });
   loadTables();
   setInterval(loadTables, 5000);

@@ -1,0 +1,181 @@
+"""Leases: several workers on one PostgreSQL database, each table played by one of them.
+
+A worker plays a table (or holds the quick play pool, resource ``"quick"``) while it holds
+the table's row in ``ludus_leases``: its id, the address the other workers reach it at, and
+an expiry a few seconds ahead that it renews every second. Every move's transaction checks
+and extends that lease (:meth:`Leases.fence`), so a worker that lost a lease (paused past its
+expiry while another took over) cannot store a move for that table any more. A table whose
+lease has run out is adopted by whichever worker looks first: a killed worker's tables are
+played on elsewhere within about ``ttl`` + 1 seconds, their clients reconnecting by themselves.
+A request for a table another worker plays is forwarded there (:mod:`.forward`). Finished
+tables need no lease: any worker shows them from the database.
+
+A SQLite file has a single server (its file lock), so leases are off there and nothing of
+this costs anything. Times are the database's (``now()``), never a worker's own clock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Connection, text
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+__all__ = ["QUICK", "LeaseLost", "Leases"]
+
+log = logging.getLogger("ludus.server")
+
+QUICK = "quick"
+"""The quick play pool: one worker holds it, the others forward its requests there."""
+
+_CLAIM = text("""
+INSERT INTO ludus_leases (resource, worker, address, expires_at)
+VALUES (:resource, :worker, :address, now() + make_interval(secs => :ttl))
+ON CONFLICT (resource) DO UPDATE SET worker = EXCLUDED.worker, address = EXCLUDED.address,
+    expires_at = EXCLUDED.expires_at
+WHERE ludus_leases.expires_at < now() OR ludus_leases.worker = EXCLUDED.worker
+RETURNING worker""")
+_OWNER = text("SELECT worker, address FROM ludus_leases WHERE resource = :resource AND expires_at >= now()")
+_RENEW = text("UPDATE ludus_leases SET expires_at = now() + make_interval(secs => :ttl) WHERE worker = :worker "
+              "RETURNING resource")
+_FENCE = text("UPDATE ludus_leases SET expires_at = now() + make_interval(secs => :ttl) "
+              "WHERE resource = :resource AND worker = :worker")
+_RELEASE = text("DELETE FROM ludus_leases WHERE worker = :worker AND resource = :resource")
+_RELEASE_ALL = text("DELETE FROM ludus_leases WHERE worker = :worker")
+_ORPHANS = text("""
+SELECT t.code FROM ludus_tables t LEFT JOIN ludus_leases l ON l.resource = t.code
+WHERE t.status IN ('open', 'playing') AND (l.resource IS NULL OR l.expires_at < now())
+ORDER BY t.created_at LIMIT :limit""")
+
+
+class LeaseLost(RuntimeError):
+    """This worker no longer holds the table's lease: another worker plays it now."""
+
+
+class Leases:
+    """This worker's leases: claiming, renewing, fencing moves, adopting orphaned tables."""
+
+    def __init__(self, hub: Hub, ttl: float = 3.0) -> None:
+        self.hub = hub
+        self.ttl = ttl
+        self.enabled = False  # set at start: PostgreSQL only
+        self.worker = secrets.token_hex(8)
+        self.address = ""  # where the other workers reach this one (ServerConfig.advertise)
+        self.held: set[str] = set()
+        self.task: asyncio.Task | None = None
+
+    def start(self, dialect: str, address: str | None) -> None:
+        self.enabled = dialect == "postgresql"
+        self.address = address or ""
+        if self.enabled and not self.address:
+            log.warning("no address to be reached at (ServerConfig.advertise): other workers on this database "
+                        "cannot forward requests here")
+
+    # ----------------------------------------------------------------- database (blocking; the db thread)
+    def _engine(self) -> Any:
+        assert self.hub.store is not None
+        return self.hub.store.engine
+
+    def claim_now(self, resource: str) -> tuple[bool, str | None]:
+        """Take ``resource`` if it is free (or already ours): (ours, the holder's address otherwise)."""
+        with self._engine().begin() as c:
+            got = c.execute(_CLAIM, {"resource": resource, "worker": self.worker, "address": self.address,
+                                     "ttl": self.ttl}).first()
+            if got is not None:
+                return True, None
+            row = c.execute(_OWNER, {"resource": resource}).first()
+        return False, row.address if row else None
+
+    def _renew(self) -> set[str]:
+        with self._engine().begin() as c:
+            return {r.resource for r in c.execute(_RENEW, {"worker": self.worker, "ttl": self.ttl})}
+
+    def _orphans(self, limit: int = 50) -> list[str]:
+        with self._engine().connect() as c:
+            return [r.code for r in c.execute(_ORPHANS, {"limit": limit})]
+
+    def release_now(self, resource: str | None = None) -> None:
+        with self._engine().begin() as c:
+            if resource is None:
+                c.execute(_RELEASE_ALL, {"worker": self.worker})
+            else:
+                c.execute(_RELEASE, {"worker": self.worker, "resource": resource})
+
+    def fence(self, resource: str) -> Callable[[Connection], None] | None:
+        """A check for a move's transaction: the lease is still ours (and now extended), or LeaseLost."""
+        if not self.enabled:
+            return None
+        params = {"resource": resource, "worker": self.worker, "ttl": self.ttl}
+
+        def check(c: Connection) -> None:
+            if c.execute(_FENCE, params).rowcount != 1:
+                raise LeaseLost(f"table {resource} is played by another worker now")
+        return check
+
+    # ----------------------------------------------------------------- on the loop
+    async def claim(self, resource: str) -> tuple[bool, str | None]:
+        ours, where = await self.hub.db(self.claim_now, resource)
+        if ours:
+            self.held.add(resource)
+        return ours, where
+
+    async def release(self, resource: str) -> None:
+        self.held.discard(resource)
+        try:
+            await self.hub.db(self.release_now, resource)
+        except Exception:  # noqa: BLE001 - it runs out by itself
+            log.warning("could not release the lease of %s", resource)
+
+    def begin(self) -> None:
+        """Start renewing, dropping what was lost, and adopting orphaned tables."""
+        if self.enabled:
+            self.task = self.hub.spawn(self._loop(), "leases")
+
+    async def _loop(self) -> None:
+        while not self.hub.stopping:
+            try:
+                await self.tick()
+            except Exception:  # the database is down: leases run out and are taken back later
+                log.exception("renewing this worker's leases failed")
+            await asyncio.sleep(self.ttl / 3)
+
+    async def tick(self) -> None:
+        mine = await self.hub.db(self._renew)
+        lost = self.held - mine
+        self.held = mine
+        for resource in lost:
+            log.warning("lost the lease of %s: another worker plays it now", resource)
+            await self.hub.drop(resource)
+        for code in await self.hub.db(self._orphans):
+            if self.hub.stopping:
+                return
+            ours, _ = await self.claim(code)
+            if ours:
+                try:
+                    await self.hub.registry.adopt(code)
+                except Exception:
+                    log.exception("could not adopt table %s", code)
+                    await self.release(code)
+
+    async def stop(self) -> None:
+        """On a clean stop: give every lease back, so other workers take the tables at once."""
+        if self.task is not None:
+            self.task.cancel()
+        if self.enabled and self.hub.store is not None:
+            from .store import Write
+
+            worker = self.worker
+
+            def run(c: Connection) -> None:
+                c.execute(_RELEASE_ALL, {"worker": worker})
+            try:  # through the writer, after the moves already queued (they still need the leases)
+                await self.hub.write(Write(run, None, "release of this worker's leases"))
+            except Exception:  # noqa: BLE001 - they run out by themselves
+                log.warning("could not release this worker's leases; they run out in %g s", self.ttl)
+        self.held.clear()

@@ -1,0 +1,209 @@
+"""Several workers on one PostgreSQL database: each table played by one of them, the others
+forward to it, and a worker that dies has its tables played on by another within seconds."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from ludus.core import records
+from ludus.games import get_game
+from ludus.server.config import ServerConfig
+from ludus.server.db import ActionRow, LeaseRow, make_engine
+
+from .helpers import LiveServer, Player, WsClient, gm_table, is_view, pg_schema, play_until_done, remote, serve_process
+
+PG = os.environ.get("LUDUS_TEST_POSTGRES_URL")
+pytestmark = pytest.mark.skipif(not PG, reason="set LUDUS_TEST_POSTGRES_URL to test PostgreSQL")
+
+
+@pytest.fixture
+def pg_url():
+    assert PG
+    with pg_schema(PG) as url:
+        yield url
+
+
+def config(url: str) -> ServerConfig:
+    return ServerConfig(database=url, bot_delay=0.0, disconnect_grace=30.0, min_clock=1, lease_seconds=1.5)
+
+
+def same_browser(p: Player, server) -> Player:
+    q = Player(server)
+    q.http.cookies = p.http.cookies
+    return q
+
+
+def reconnect(p: Player, code: str, timeout: float = 15) -> WsClient:
+    """Connect until a worker plays the table (one that just died answers nothing for a moment)."""
+    end = time.time() + timeout
+    while True:
+        try:
+            ws = p.ws(code)
+            ws.until(is_view, timeout=5)
+            return ws
+        except Exception:
+            if time.time() > end:
+                raise
+            time.sleep(0.3)
+
+
+def lease_holder(url: str, code: str) -> str | None:
+    engine = make_engine(url)
+    try:
+        with engine.connect() as c:
+            return c.execute(select(LeaseRow.address).where(LeaseRow.resource == code)).scalar()
+    finally:
+        engine.dispose()
+
+
+def test_a_table_is_played_through_either_worker_and_survives_its_worker_stopping(pg_url):
+    a, b = LiveServer(config(pg_url)), LiveServer(config(pg_url))
+    p = Player(a)
+    try:
+        code = gm_table(p, ["human", "bot"])["code"]
+        assert lease_holder(pg_url, code) == a.url
+        via_b = same_browser(p, b)
+        assert via_b.get(f"/api/tables/{code}").json()["you"] == 0  # forwarded to a, with the cookies
+        assert code in [t["code"] for t in via_b.get("/api/tables").json()]  # b's lobby lists a's table
+        ws = via_b.ws(code)
+        view = ws.until(lambda m: is_view(m) and m["legal"])
+        ws.send({"type": "act", "action": view["legal"][0]["action"], "moves": view["moves"], "id": 1})
+        ply = ws.until(lambda m: m["type"] == "ack")["ply"]
+        assert a.call(lambda: len(a.hub.tables[code].recorded)) > ply  # a played it
+        assert code not in b.hub.tables
+
+        a.stop()  # a clean stop gives its leases back: b plays the table at once
+        ws2 = reconnect(via_b, code)
+        final = play_until_done(ws2, timeout=120)
+        ws2.close()
+        assert final["terminal"] and lease_holder(pg_url, code) is None  # a finished table needs no lease
+        record = records.parse_record(via_b.get(f"/api/tables/{code}/record").json())
+        state = records.replay(record, get_game)
+        assert state.is_terminal() and final["result"]["winners"] == state.winners()
+    finally:
+        p.close()
+        b.stop()
+
+
+def test_quick_play_reaches_one_pool_from_any_worker(pg_url):
+    a, b = LiveServer(config(pg_url)), LiveServer(config(pg_url))
+    pa, pb = Player(a), Player(b)
+    try:
+        for p, name in ((pa, "Ann"), (pb, "Bo")):
+            r = p.post("/api/quick", {"game": "gorus-maximus", "players": 2, "name": name})
+            assert r.status_code == 200, r.text
+        end = time.time() + 10
+        while time.time() < end:
+            status = [p.get("/api/quick").json() for p in (pa, pb)]
+            if all(s["status"] == "matched" for s in status):
+                break
+            time.sleep(0.1)
+        assert status[0]["status"] == status[1]["status"] == "matched" and status[0]["table"] == status[1]["table"]
+    finally:
+        pa.close()
+        pb.close()
+        a.stop()
+        b.stop()
+
+
+def test_a_killed_worker_loses_no_acknowledged_move_and_another_plays_on(pg_url, tmp_path):
+    """Two real server processes; the one playing the table is killed with SIGKILL mid-game."""
+    output: list[str] = []
+    first, url_a = serve_process(pg_url, output, command=[sys.executable, "-m", "ludus.cli.main"])
+    second, url_b = serve_process(pg_url, output, command=[sys.executable, "-m", "ludus.cli.main"])
+    p = Player(remote(url_a))
+    try:
+        code = gm_table(p, ["human", "bot", "bot"])["code"]
+        ws = p.ws(code)
+        acked = []
+        for _ in range(4):
+            view = ws.until(lambda m: is_view(m) and m["legal"])
+            ws.send({"type": "act", "action": view["legal"][0]["action"], "moves": view["moves"]})
+            acked.append(ws.until(lambda m: m["type"] == "ack")["ply"])
+        first.send_signal(signal.SIGKILL)
+        first.wait()
+        ws.close()
+        killed = time.time()
+        via_b = same_browser(p, remote(url_b))
+        ws = reconnect(via_b, code, timeout=20)
+        took = time.time() - killed
+        print(f"table played on after {took:.1f} s")
+        assert took < 8, f"took {took:.1f} s"
+        final = play_until_done(ws, timeout=120)
+        ws.close()
+        engine = make_engine(pg_url)
+        with engine.connect() as c:
+            plies = [r.ply for r in c.execute(select(ActionRow.ply).where(ActionRow.table_code == code)
+                                              .order_by(ActionRow.ply))]
+        engine.dispose()
+        assert plies == list(range(len(plies)))  # nothing lost, nothing twice
+        record = records.parse_record(via_b.get(f"/api/tables/{code}/record").json())
+        mine = [i for i, (seat, _) in enumerate(record.actions) if seat == 0]
+        assert set(acked) <= set(mine) and final["terminal"]
+    finally:
+        p.close()
+        for proc in (first, second):
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                proc.wait(timeout=20)
+
+
+def _workers_of(pid: int) -> list[int]:
+    """The worker processes ``ludus serve --workers`` started (spawned interpreters, not its helpers)."""
+    out = []
+    for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+        try:
+            cmdline = Path(f"/proc/{child}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"spawn_main" in cmdline:
+            out.append(int(child))
+    return out
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_serve_workers_share_a_port_and_a_killed_worker_is_replaced(pg_url):
+    output: list[str] = []
+    proc, url = serve_process(pg_url, output, extra=("--workers", "2"))
+    p = Player(remote(url))
+    try:
+        end = time.time() + 30
+        while len(_workers_of(proc.pid)) < 2 and time.time() < end:
+            time.sleep(0.2)
+        code = gm_table(p, ["human", "bot", "bot"])["code"]
+        ws = reconnect(p, code)
+        for victim in list(_workers_of(proc.pid)):  # each worker killed once: the table's among them
+            view = ws.view
+            if not (view and (view["legal"] or view["terminal"])):
+                view = ws.until(lambda m: is_view(m) and (m["legal"] or m["terminal"]), timeout=20)
+            if view["terminal"]:
+                break
+            ws.send({"type": "act", "action": view["legal"][0]["action"], "moves": view["moves"]})
+            ws.until(lambda m: m["type"] == "ack")
+            os.kill(victim, signal.SIGKILL)
+            end = time.time() + 30
+            while (victim in _workers_of(proc.pid) or len(_workers_of(proc.pid)) < 2) and time.time() < end:
+                time.sleep(0.2)
+            assert len(_workers_of(proc.pid)) == 2, "the dead worker was not replaced"
+            ws.close()
+            ws = reconnect(p, code, timeout=20)
+        final = play_until_done(ws, timeout=120)
+        ws.close()
+        assert final["terminal"]
+        engine = make_engine(pg_url)
+        with engine.connect() as c:
+            plies = [r.ply for r in c.execute(select(ActionRow.ply).where(ActionRow.table_code == code)
+                                              .order_by(ActionRow.ply))]
+        engine.dispose()
+        assert plies == list(range(len(plies)))
+    finally:
+        p.close()
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)
