@@ -3,11 +3,12 @@
 In a group of workers on one PostgreSQL database (:mod:`.leases`), a client may reach any
 of them (a shared port, a reverse proxy). Requests under ``/api/tables/CODE``, the table's
 WebSocket and the quick play pool's requests are answered by the worker holding the lease;
-any other worker relays them there unchanged (cookies, Host and Origin as the client sent
-them, so the holder checks them as usual), with the client's address in a header signed by
-the group's shared secret, so the holder's per-address limits count the right client. The
-WebSocket is relayed frame by frame; when the holder goes away the relay closes the client's
-socket (1012), and the page reconnects to whichever worker plays the table next.
+any other worker relays them there (HTTP with its cookies, Host and Origin as the client sent them, so the
+holder checks them as usual), with the client's address in a header signed by the group's
+shared secret, so the holder's per-address limits count the right client. The WebSocket is
+relayed frame by frame, its Origin checked by the relay (the holder sees the relay's Host);
+when the holder goes away the relay closes the client's socket (1012), and the page
+reconnects to whichever worker plays the table next.
 """
 
 from __future__ import annotations
@@ -35,8 +36,9 @@ log = logging.getLogger("ludus.server")
 CLIENT_HEADER = "x-ludus-client"
 _TABLE_PATH = re.compile(r"^/(?:api|ws)/tables/([A-Za-z0-9]{1,16})(?:/|$)")
 _HOP = {b"connection", b"keep-alive", b"transfer-encoding", b"upgrade", b"te", b"trailer", b"proxy-authorization",
-        b"content-length", b"host", CLIENT_HEADER.encode()}
-_WS_SKIP = _HOP | {b"sec-websocket-key", b"sec-websocket-version", b"sec-websocket-extensions",
+        b"content-length", CLIENT_HEADER.encode()}
+# the WebSocket client writes these itself (Host: the holder's address); the relay checks Origin
+_WS_SKIP = _HOP | {b"host", b"sec-websocket-key", b"sec-websocket-version", b"sec-websocket-extensions",
                    b"sec-websocket-accept", b"origin", b"cookie"}
 
 
@@ -96,7 +98,7 @@ class Forwarder:
             if not message.get("more_body"):
                 break
         headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in scope.get("headers", [])
-                   if k.lower() not in _HOP or k.lower() == b"host"]
+                   if k.lower() not in _HOP]  # Host as the client sent it: the holder checks it as usual
         headers += self._client(scope)
         url = target + scope["path"] + (f"?{scope['query_string'].decode('latin-1')}" if scope.get("query_string")
                                         else "")
@@ -131,8 +133,16 @@ class Forwarder:
         first = await receive()  # websocket.connect
         if first["type"] != "websocket.connect":
             return
+        from .app import same_origin
+
+        origin = raw.get(b"origin")
+        # The holder sees the relay's Host, not the client's, so the page's Origin is checked here, as
+        # the holder would (app.play); the relayed handshake then carries no Origin.
+        if origin is not None and not same_origin(origin, raw.get(b"host")):
+            await send({"type": "websocket.close", "code": 4403, "reason": "cross-site connection refused"})
+            return
         try:
-            upstream = await connect(url, additional_headers=headers, origin=raw.get(b"origin"),
+            upstream = await connect(url, additional_headers=headers,
                                      max_size=2**22, open_timeout=10, compression=None,
                                      user_agent_header=None)
         except (OSError, InvalidStatus, TimeoutError) as exc:

@@ -72,7 +72,9 @@ def test_a_table_is_played_through_either_worker_and_survives_its_worker_stoppin
         via_b = same_browser(p, b)
         assert via_b.get(f"/api/tables/{code}").json()["you"] == 0  # forwarded to a, with the cookies
         assert code in [t["code"] for t in via_b.get("/api/tables").json()]  # b's lobby lists a's table
-        ws = via_b.ws(code)
+        with pytest.raises(Exception, match="403"):  # another site's page, through b, is refused as at a
+            via_b.ws(code, Origin="http://games.example").until(is_view)
+        ws = via_b.ws(code, Origin=b.url)  # a browser on b's page: its Origin names b, not a
         view = ws.until(lambda m: is_view(m) and m["legal"])
         ws.send({"type": "act", "action": view["legal"][0]["action"], "moves": view["moves"], "id": 1})
         ply = ws.until(lambda m: m["type"] == "ack")["ply"]
