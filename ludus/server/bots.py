@@ -30,7 +30,7 @@ from ..core.game import Action, Game, SeatView
 if TYPE_CHECKING:
     from .observability import Metrics
 
-__all__ = ["BotRunner", "bot_kinds", "bot_workers", "can_search", "default_bot"]
+__all__ = ["BotRunner", "bot_kinds", "bot_workers", "can_search", "default_bot", "offered_name"]
 
 CACHED_TABLES = 256
 """Tables whose state one search worker keeps (least recently used go first)."""
@@ -56,13 +56,18 @@ def bot_kinds(game: Game, offered: bool = True) -> list[str]:
     if has_heuristic(game):
         kinds.append("heuristic")
     if can_search(game):
-        names: dict[str, list[str]] = {}
-        for kind, target in EXTRA_AGENTS.items():
-            names.setdefault(target, []).append(kind)
-        for kind, target in EXTRA_AGENTS.items():
-            if not offered or kind == max(names[target], key=len):
+        for kind in EXTRA_AGENTS:
+            if not offered or kind == offered_name(kind):
                 kinds.append(kind)
     return kinds
+
+
+def offered_name(kind: str) -> str:
+    """The name a bot kind is offered under: a search agent's longest alias (others: the kind itself)."""
+    target = EXTRA_AGENTS.get(kind)
+    if target is None:
+        return kind
+    return max((k for k, t in EXTRA_AGENTS.items() if t == target), key=len)
 
 
 def default_bot(game: Game) -> str:

@@ -100,12 +100,9 @@ class Leases:
         with self._engine().connect() as c:
             return [r.code for r in c.execute(_ORPHANS, {"limit": limit})]
 
-    def release_now(self, resource: str | None = None) -> None:
+    def release_now(self, resource: str) -> None:
         with self._engine().begin() as c:
-            if resource is None:
-                c.execute(_RELEASE_ALL, {"worker": self.worker})
-            else:
-                c.execute(_RELEASE, {"worker": self.worker, "resource": resource})
+            c.execute(_RELEASE, {"worker": self.worker, "resource": resource})
 
     def fence(self, resource: str) -> Callable[[Connection], None] | None:
         """A check for a move's transaction: the lease is still ours (and now extended), or LeaseLost."""

@@ -30,6 +30,8 @@ from sqlalchemy.engine import Engine
 from ..core.errors import LudusError
 from ..core.plugin import RatedPlay, RatingPool
 from ..games import get_game, get_plugin, plugins
+from ..sim.stats import winners_first
+from .bots import offered_name
 from .db import AccountRow, RatedSeatRow, RatingRow, utcnow
 from .protocol import ProtocolError
 
@@ -104,12 +106,7 @@ def check_rated(game: Game, options: Any, kinds: Sequence[str], hints: bool) -> 
 
 def bot_subject(kind: str) -> str:
     """The rating of a bot kind (an alias counts as the kind it names)."""
-    from ..agents.base import EXTRA_AGENTS
-
-    target = EXTRA_AGENTS.get(kind)
-    if target is not None:  # the longest alias of a search agent is its offered name (bots.bot_kinds)
-        kind = max((k for k, t in EXTRA_AGENTS.items() if t == target), key=len)
-    return f"bot:{kind}"
+    return f"bot:{offered_name(kind)}"
 
 
 @dataclass(frozen=True)
@@ -123,9 +120,8 @@ class RatedSeat:
 
 
 def places(state: State) -> list[int]:
-    """Each seat's place in a finished game: 1 for the winners, 2 for everyone else."""
-    winners = set(state.winners())
-    return [1 if seat in winners else 2 for seat in range(state.num_seats())]
+    """Each seat's place in a finished game, ranked as the tournament harness ranks it."""
+    return winners_first(state.winners(), state.num_seats())
 
 
 def rated_seats(seats: Sequence[Seat], state: State) -> list[RatedSeat]:
@@ -149,15 +145,11 @@ class _Game:
     places: list[int]
     seats: list[int]
 
-    @property
-    def counted(self) -> list[bool]:
-        """A subject sitting twice (two bots of one kind) is rated once: at its first seat."""
-        seen: set[str] = set()
-        out = []
-        for subject in self.subjects:
-            out.append(subject not in seen)
-            seen.add(subject)
-        return out
+    counted: list[bool] = field(init=False)
+    """A subject sitting twice (two bots of one kind) is rated once: at its first seat."""
+
+    def __post_init__(self) -> None:
+        self.counted = [subject not in self.subjects[:i] for i, subject in enumerate(self.subjects)]
 
     def play(self, model: PlackettLuce, current: dict[str, tuple[float, float, int]]
              ) -> list[tuple[float, float]]:
@@ -168,8 +160,7 @@ class _Game:
         for subject, counted, (mu, sigma), (_, _, games) in zip(self.subjects, self.counted, after, before):
             if counted:
                 current[subject] = (mu, sigma, games + 1)
-        return [current[s][:2] if counted else (b[0], b[1]) for s, counted, b in zip(self.subjects, self.counted,
-                                                                                     before)]
+        return [new if counted else (old[0], old[1]) for new, counted, old in zip(after, self.counted, before)]
 
 
 def rate_game(c: Connection, code: str, pool: str, seats: Sequence[RatedSeat]) -> None:
@@ -237,12 +228,12 @@ def _bot_name(subject: str) -> str:
     return f"{subject.split(':', 1)[1].capitalize()} bot"
 
 
-def _who(subject: str, names: dict[int, str]) -> dict[str, Any] | None:
+def _who(subject: str, name: str | None) -> dict[str, Any] | None:
+    """Who a rating belongs to (``name``: the account's, if it is an account's), or None if gone."""
     kind, _, rest = subject.partition(":")
     if kind == "bot":
         return {"name": _bot_name(subject), "kind": "bot", "bot": rest, "href": f"/bots/{rest}"}
-    if kind == "account" and int(rest) in names:
-        name = names[int(rest)]
+    if kind == "account" and name:
         return {"name": name, "kind": "account", "bot": None, "href": f"/players/{name}"}
     return None
 
@@ -262,8 +253,7 @@ def leaderboard(engine: Engine, game_name: str, limit: int = 100) -> dict[str, A
                              .where(RatingRow.pool == f"{game_name}/{pool.key}")).all()
             entries = []
             for row in rows:
-                names = {row.account_id: row.name} if row.name and row.account_id is not None else {}
-                who = _who(row.subject, names)
+                who = _who(row.subject, row.name)
                 if who is not None:
                     entries.append({**who, **display(row.mu, row.sigma, row.games)})
             entries.sort(key=lambda e: (e["provisional"], -e["mu"], e["name"].casefold()))

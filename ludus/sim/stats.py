@@ -18,7 +18,7 @@ from typing import Any
 
 from .tournament import GameResult
 
-__all__ = ["Z95", "Rating", "Ratings", "Summary", "Tally", "rate", "summarize", "wilson"]
+__all__ = ["Z95", "Rating", "Ratings", "Summary", "Tally", "rate", "summarize", "wilson", "winners_first"]
 
 Z95 = 1.959963984540054
 
@@ -92,6 +92,14 @@ class Rating:
         return self.mu - 3 * self.sigma
 
 
+def winners_first(winners: Sequence[int], seats: int) -> list[int]:
+    """Each seat's place for a rating: the winners share first, everyone else shares second
+    (what a score means differs between games, so scores are not ranked). The server's
+    ratings rank games the same way (``ludus.server.ratings``)."""
+    won = set(winners)
+    return [1 if seat in won else 2 for seat in range(seats)]
+
+
 @dataclass
 class Ratings:
     """OpenSkill (Plackett-Luce) ratings after every game, fed in game-index order."""
@@ -115,9 +123,8 @@ def rate(results: Sequence[GameResult], labels: Sequence[str]) -> Ratings:
         if len(result.seating) < 2:
             continue
         seat_labels = [labels[e] for e in result.seating]
-        ranks: list[float] = [1 if seat in result.winners else 2 for seat in range(len(seat_labels))]
         teams = [[current[label]] for label in seat_labels]
-        updated = model.rate(teams, ranks=ranks)
+        updated = model.rate(teams, ranks=list(winners_first(result.winners, len(seat_labels))))
         for label, team in zip(seat_labels, updated):
             current[label] = team[0]
             history.append((result.index, label, Rating(team[0].mu, team[0].sigma)))
