@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
+import http.cookiejar
 import logging
 import re
 from typing import TYPE_CHECKING, Any
@@ -103,7 +104,10 @@ class Forwarder:
         url = target + scope["path"] + (f"?{scope['query_string'].decode('latin-1')}" if scope.get("query_string")
                                         else "")
         if self.http is None:
-            self.http = httpx.AsyncClient(timeout=30)
+            # The relay is shared by every client: it must never keep a cookie from one client's answer
+            # (httpx's jar would send it with the next cookieless request: another player's identity).
+            self.http = httpx.AsyncClient(timeout=30, cookies=http.cookiejar.CookieJar(
+                policy=http.cookiejar.DefaultCookiePolicy(allowed_domains=[])))
         try:
             r = await self.http.request(scope["method"], url, headers=headers, content=body)
         except httpx.HTTPError as exc:

@@ -94,6 +94,29 @@ def test_a_table_is_played_through_either_worker_and_survives_its_worker_stoppin
         b.stop()
 
 
+def test_forwarded_answers_keep_each_clients_cookies_apart(pg_url):
+    """The relay's HTTP client is shared by every client: a cookie set in one client's answer must
+    reach that client only, never ride along with the next cookieless request."""
+    a, b = LiveServer(config(pg_url)), LiveServer(config(pg_url))
+    players = [Player(a)] + [Player(b) for _ in range(3)]
+    try:
+        code = players[0].post("/api/tables", {"game": "gorus-maximus", "options": {"players": 4}, "name": "Ann",
+                                               "seats": [{"kind": "human"}] * 4}).json()["code"]
+        assert lease_holder(pg_url, code) == a.url
+        for i, p in enumerate(players[1:], start=1):
+            r = p.post(f"/api/tables/{code}/join", {"name": f"P{i}"})  # through b, to a
+            assert r.status_code == 200, r.text
+            assert "ludus_player" in r.cookies, "a forwarded join must hand the new player a token of their own"
+        tokens = {p.http.cookies["ludus_player"] for p in players}
+        assert len(tokens) == 4
+        assert sorted(p.get(f"/api/tables/{code}").json()["you"] for p in players) == [0, 1, 2, 3]
+    finally:
+        for p in players:
+            p.close()
+        a.stop()
+        b.stop()
+
+
 def test_quick_play_reaches_one_pool_from_any_worker(pg_url):
     a, b = LiveServer(config(pg_url)), LiveServer(config(pg_url))
     pa, pb = Player(a), Player(b)
