@@ -9,7 +9,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-__all__ = ["add_command", "run_serve"]
+__all__ = ["add_command", "check_advertise", "run_serve"]
 
 
 def add_command(sub: argparse._SubParsersAction) -> None:
@@ -70,6 +70,32 @@ def _config(args: argparse.Namespace) -> Any:
     return config
 
 
+def check_advertise(url: str) -> str:
+    """``--advertise``: an ``http(s)://host:port`` base URL (no path but ``/``, no query, no user), as
+    given less any trailing ``/``; ValueError with a sentence saying what is wrong."""
+    from urllib.parse import urlsplit
+
+    text = url.strip()
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError:
+        raise ValueError(f"--advertise {url!r} is not a URL of the form http://HOST:PORT (the port must be a "
+                         "number from 0 to 65535)") from None
+    if parts.scheme not in ("http", "https"):
+        raise ValueError(f"--advertise {url!r} must start with http:// or https://, e.g. http://10.0.0.5:8000")
+    if not parts.hostname:
+        raise ValueError(f"--advertise {url!r} names no host; give http://HOST:PORT, e.g. http://10.0.0.5:8000")
+    if port is None or port == 0:
+        raise ValueError(f"--advertise {url!r} names no port; give http://HOST:PORT, e.g. http://10.0.0.5:8000")
+    if parts.username is not None or parts.password is not None:
+        raise ValueError(f"--advertise {url!r} may not hold a user name or password")
+    if parts.path not in ("", "/") or parts.query or parts.fragment or text.endswith(("?", "#")):
+        raise ValueError(f"--advertise {url!r} must be a bare http://HOST:PORT, without a path, query or fragment "
+                         "(requests are forwarded to the same paths the client asked for)")
+    return f"{parts.scheme}://{parts.netloc}"
+
+
 def _listen(host: str, port: int, shared: bool = False) -> Any:
     import socket
 
@@ -111,6 +137,12 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
 
     config = _config(args)
     workers = max(1, args.workers)
+    if args.advertise is not None:
+        try:
+            args.advertise = check_advertise(args.advertise)
+        except ValueError as exc:
+            console.print(f"[bold red]Error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
+            return 2
     if workers > 1 and (sqlite_file(config.database) is not None or "://" not in config.database
                         or config.database.startswith("sqlite")):
         console.print("[bold red]Error:[/] several workers need PostgreSQL (--database postgresql://…): a SQLite "

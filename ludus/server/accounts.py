@@ -7,9 +7,11 @@ account's key. Signing up (and logging in) moves the seats of the browser's anon
 token to the account, so the games played before carry over. Passwords are hashed with
 Argon2id (``argon2-cffi``); session tokens, like player tokens, are stored only as hashes.
 
-Failed logins are throttled per account name and per client address (token buckets, in
-this process's memory: each worker of a group counts its own); a throttled attempt is
-refused before its password is even checked.
+Failed logins are throttled per account name and per client address (token buckets,
+:mod:`.throttles`: in this process's memory, or a group of workers' shared buckets in the
+database); a throttled attempt is refused before its password is even checked. Each attempt
+takes its token before the check and gets it back when the password was right, so guesses
+sent all at once cannot all pass the check before the first failure counts.
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ import json
 import logging
 import re
 import secrets
-import time
 import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -34,8 +35,9 @@ from ..games import game_names, get_game
 from . import store as ops
 from .db import AccountRow, SeatRow, SessionRow, TableRow, utcnow
 from .live import hash_token, seat_label
-from .protocol import KeyedRateLimit, ProtocolError, RateLimited, limits_take, limits_wait, whole_seconds
+from .protocol import ProtocolError, RateLimited, whole_seconds
 from .ratings import forget_account
+from .throttles import Limit
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -104,11 +106,16 @@ class Accounts:
         self.hub = hub
         cfg = hub.config
         self.hasher = PasswordHasher()  # Argon2id with the library's recommended costs (RFC 9106)
-        self.failed_by_name = KeyedRateLimit(cfg.login_failures_per_minute_account, cfg.login_failures_burst_account)
-        self.failed_by_address = KeyedRateLimit(cfg.login_failures_per_minute_address,
-                                                cfg.login_failures_burst_address)
-        self.signups_by_address = KeyedRateLimit(cfg.signups_per_minute_address, cfg.signups_burst_address)
+        self.failed_by_name = Limit("login_name", cfg.login_failures_per_minute_account,
+                                    cfg.login_failures_burst_account)
+        self.failed_by_address = Limit("login_address", cfg.login_failures_per_minute_address,
+                                       cfg.login_failures_burst_address)
+        self.signups_by_address = Limit("signup_address", cfg.signups_per_minute_address, cfg.signups_burst_address)
         self._decoy: str | None = None  # a hash checked for unknown names, so they take as long as known ones
+        # the same changes, made by another worker of a group, to the tables this one plays (notices.py)
+        hub.notices.on("seats_moved", lambda n: self._move_live(n["old"], n["new"]))
+        hub.notices.on("account_deleted", self._deleted_elsewhere)
+        hub.notices.on("sessions_ended", self._sessions_ended_elsewhere)
 
     # ----------------------------------------------------------------- passwords
     async def _hash(self, password: str) -> str:
@@ -127,25 +134,37 @@ class Accounts:
                 return False
         return await asyncio.to_thread(verify)
 
-    def _throttled(self, name: str | None, address: str | None) -> None:
-        wait = limits_wait([(self.failed_by_name, name), (self.failed_by_address, address)], time.monotonic())
+    def _login_checks(self, name: str | None, address: str | None) -> list[tuple[Limit, str | None]]:
+        return [(self.failed_by_name, name), (self.failed_by_address, address)]
+
+    async def _throttled(self, name: str | None, address: str | None) -> None:
+        """Take a failed attempt's token for the name and the address before the password is checked
+        (refused, with nothing taken, when either has none left); :meth:`_passed` gives it back."""
+        wait = max(await self.hub.throttles.take(self._login_checks(name, address)))
         if wait > 0:
             raise RateLimited(f"too many wrong passwords; please wait {whole_seconds(wait)} seconds before trying "
                               "again", wait)
 
-    def _failed(self, name: str | None, address: str | None) -> None:
-        limits_take([(self.failed_by_name, name), (self.failed_by_address, address)], time.monotonic())
+    async def _passed(self, name: str | None, address: str | None) -> None:
+        """The password was right: the attempt does not count as a failure."""
+        await self.hub.throttles.give(self._login_checks(name, address))
 
     async def _check(self, account: Account, password: Any, address: str | None) -> None:
         """The account's own password again, before a change that cannot be undone; throttled like logins."""
         key = name_key(account.name)
-        self._throttled(key, address)
+        await self._throttled(key, address)
         if not isinstance(password, str) or len(password) > MAX_PASSWORD:
+            await self._passed(key, address)  # not a password at all: not counted, as before
             raise ProtocolError("bad_login", "that is not your current password")
-        row = await self.hub.db(self._row_by_id, account.id)
-        if row is None or not await self._verify(row.password_hash, password):
-            self._failed(key, address)
+        try:
+            row = await self.hub.db(self._row_by_id, account.id)
+            right = row is not None and await self._verify(row.password_hash, password)
+        except BaseException:
+            await self._passed(key, address)  # not a wrong password: the database failed
+            raise
+        if not right:
             raise ProtocolError("bad_login", "that is not your current password")
+        await self._passed(key, address)
 
     # ----------------------------------------------------------------- reads (on the database thread)
     def _row_by_name(self, key: str) -> Any:
@@ -186,12 +205,10 @@ class Accounts:
         display = check_name(name)
         check_password(password)
         key = name_key(display)
-        now, checks = time.monotonic(), [(self.signups_by_address, address)]
-        wait = limits_wait(checks, now)
+        wait = max(await self.hub.throttles.take([(self.signups_by_address, address)]))
         if wait > 0:
             raise RateLimited("too many accounts were made from your network address; please try again in "
                               f"{whole_seconds(wait)} seconds", wait)
-        limits_take(checks, now)
         if await self.hub.db(self._row_by_name, key) is not None:
             raise ProtocolError("name_taken", f"the name {display!r} is taken; choose another, or log in")
         hashed = await self._hash(password)
@@ -208,6 +225,7 @@ class Accounts:
             self._open_session(c, made["id"], token)
             if anon_key:
                 self._move_seats(c, anon_key, seat_key)
+                self.hub.notices.send(c, "seats_moved", old=anon_key, new=seat_key)
 
         try:
             await self.hub.write(ops.Write(run, None, f"account {display!r}"))
@@ -225,14 +243,18 @@ class Accounts:
         """Check the password and open a session; the browser's anonymous seats move to the account,
         but for tables where the account already sits (those stay with the browser)."""
         key = name_key(name.strip()) if isinstance(name, str) and len(name) <= 4 * MAX_NAME else None
-        self._throttled(key, address)
+        await self._throttled(key, address)
         if key is None or not isinstance(password, str) or len(password) > MAX_PASSWORD:
-            self._failed(key, address)
             raise ProtocolError("bad_login", "wrong name or password")
-        row = await self.hub.db(self._row_by_name, key)
-        if not await self._verify(row.password_hash if row else None, password) or row is None:
-            self._failed(key, address)
+        try:
+            row = await self.hub.db(self._row_by_name, key)
+            right = await self._verify(row.password_hash if row else None, password) and row is not None
+        except BaseException:
+            await self._passed(key, address)  # not a wrong password: the database failed
+            raise
+        if not right or row is None:
             raise ProtocolError("bad_login", "wrong name or password")
+        await self._passed(key, address)
         rehash = await self._hash(password) if self.hasher.check_needs_rehash(row.password_hash) else None
         token = secrets.token_urlsafe(32)
 
@@ -243,6 +265,7 @@ class Accounts:
                 c.execute(update(AccountRow).where(AccountRow.id == row.id).values(password_hash=rehash))
             if anon_key and anon_key != row.seat_key:
                 self._move_seats(c, anon_key, row.seat_key)
+                self.hub.notices.send(c, "seats_moved", old=anon_key, new=row.seat_key)
 
         await self.hub.write(ops.Write(run, None, f"login of account {row.id}"))
         if anon_key and anon_key != row.seat_key:
@@ -262,6 +285,7 @@ class Accounts:
 
         def run(c: Connection) -> None:
             c.execute(delete(SessionRow).where(SessionRow.token_hash == session))
+            self.hub.notices.send(c, "sessions_ended", account=account.id, only=session)
 
         await self.hub.write(ops.Write(run, None, "logout"))
         self._close_connections(account.id, lambda s: s == session)
@@ -273,6 +297,7 @@ class Accounts:
         def run(c: Connection) -> None:
             gone = delete(SessionRow).where(SessionRow.account_id == account.id)
             c.execute(gone.where(SessionRow.token_hash != session) if keep_this else gone)
+            self.hub.notices.send(c, "sessions_ended", account=account.id, keep=session if keep_this else None)
 
         await self.hub.write(ops.Write(run, None, f"logout of account {account.id} everywhere"))
         self._close_connections(account.id, lambda s: not keep_this or s != session)
@@ -287,6 +312,7 @@ class Accounts:
         def run(c: Connection) -> None:
             c.execute(update(AccountRow).where(AccountRow.id == account.id).values(password_hash=hashed))
             c.execute(delete(SessionRow).where(SessionRow.account_id == account.id, SessionRow.token_hash != session))
+            self.hub.notices.send(c, "sessions_ended", account=account.id, keep=session)
 
         await self.hub.write(ops.Write(run, None, f"password of account {account.id}"))
         self._close_connections(account.id, lambda s: s != session)
@@ -307,8 +333,15 @@ class Accounts:
             c.execute(delete(SessionRow).where(SessionRow.account_id == account.id))
             forget_account(c, account.id)
             c.execute(delete(AccountRow).where(AccountRow.id == account.id))
+            self.hub.notices.send(c, "account_deleted", account=account.id, key=key)
 
         await self.hub.write(ops.Write(run, None, f"deletion of account {account.id}"))
+        await self._delete_live(key)
+        self._close_connections(account.id, lambda s: True)
+        log.info("account %d deleted", account.id)
+
+    async def _delete_live(self, key: str) -> None:
+        """A deleted account's seats at the tables in memory, as :meth:`delete` left their rows."""
         for table in list(self.hub.tables.values()):
             if table.seat_of(key) is None:
                 continue
@@ -321,8 +354,14 @@ class Accounts:
                             seat.away = "left"
                         await self.hub.seating.save_seat(table, seat)  # as in _move_live
                 self.hub.changed(table)
-        self._close_connections(account.id, lambda s: True)
-        log.info("account %d deleted", account.id)
+
+    async def _deleted_elsewhere(self, notice: dict[str, Any]) -> None:
+        await self._delete_live(notice["key"])
+        self._close_connections(notice["account"], lambda s: True)
+
+    async def _sessions_ended_elsewhere(self, notice: dict[str, Any]) -> None:
+        only, keep = notice.get("only"), notice.get("keep")
+        self._close_connections(notice["account"], lambda s: s == only if only else s != keep)
 
     # ----------------------------------------------------------------- seats
     @staticmethod

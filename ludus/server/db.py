@@ -39,8 +39,9 @@ from ..core.errors import LudusError
 
 __all__ = [
     "MIGRATIONS", "TOKEN_SECRET", "AccountRow", "ActionRow", "Base", "DatabaseError", "DatabaseInUse", "DatabaseLock",
-    "LeaseRow", "RatedSeatRow", "RatingRow", "SeatRow", "SessionRow", "SettingRow", "TableRow", "check_database",
-    "lock_database", "make_engine", "migrate", "normalize_url", "server_secret", "sqlite_file", "utcnow",
+    "LeaseRow", "RatedSeatRow", "RatingRow", "SeatRow", "SessionRow", "SettingRow", "TableRow", "ThrottleRow",
+    "check_database", "lock_database", "make_engine", "migrate", "normalize_url", "server_secret", "sqlite_file",
+    "utcnow",
 ]
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -310,6 +311,22 @@ class LeaseRow(Base):
     worker: Mapped[str] = mapped_column(String(32), index=True)
     address: Mapped[str] = mapped_column(Text)  # where the other workers forward its requests
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ThrottleRow(Base):
+    """A token bucket of a group of workers (:mod:`.throttles`): failed logins, sign-ups or table
+    creations for one key of one limit. The key is an HMAC of the name or address, never the
+    value itself; a row goes once its bucket is full again (``full_at``)."""
+
+    __tablename__ = "ludus_throttles"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)  # the limit, e.g. "login_name"
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)  # HMAC-SHA256 (hex) of the limited key
+    tokens: Mapped[float] = mapped_column(Float)
+    rate: Mapped[float] = mapped_column(Float)  # tokens per second
+    burst: Mapped[float] = mapped_column(Float)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))  # the database's now()
+    full_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
 class SettingRow(Base):

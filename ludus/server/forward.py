@@ -151,6 +151,9 @@ class Forwarder:
                                      user_agent_header=None)
         except (OSError, InvalidStatus, TimeoutError) as exc:
             log.warning("forwarding a WebSocket to %s failed: %s", target, exc)
+            # accepted, then closed "try again later": refused before the accept, the client would
+            # see a 403, as if it were not allowed in (the page reconnects either way)
+            await send({"type": "websocket.accept"})
             await send({"type": "websocket.close", "code": 1013, "reason": "try again"})
             return
         await send({"type": "websocket.accept"})

@@ -34,6 +34,7 @@ from .db import DatabaseLock, lock_database
 from .hinting import HintRunner
 from .leases import QUICK, Leases
 from .live import Connection, PendingMove, Seat, Table, hash_token, table_gone
+from .notices import Notices
 from .observability import Metrics
 from .protocol import dumps
 from .quickplay import QuickPlay
@@ -49,6 +50,7 @@ from .tables import (
     is_file_option,
     server_options,
 )
+from .throttles import Throttles
 from .turns import UNCONFIRMED, Turns
 
 __all__ = [
@@ -80,6 +82,8 @@ class Hub:
         # Every task the hub starts, until it ends: the event loop keeps only a weak reference to a
         # task, so one nobody holds could be garbage-collected mid-run, and its failure go unseen.
         self.background: set[asyncio.Task[Any]] = set()
+        self.throttles = Throttles(self)  # rate limits: in memory, or the group's in the database
+        self.notices = Notices(self)  # a group's workers tell each other of account changes (notices.py)
         self.registry = TableRegistry(self)
         self.seating = Seating(self)
         self.turns = Turns(self)
@@ -97,6 +101,7 @@ class Hub:
             self.store = await self.db(Store, self.config.database, self.metrics.committed)
             self.leases.start(self.store.engine.dialect.name, self.config.advertise)
             await self.registry.resume()
+            await self.notices.start()  # before any table is adopted: no account change to it is missed
             if self.leases.enabled:
                 await self.leases.tick()  # the tables nobody plays now are played here from the start
             self.leases.begin()
@@ -124,6 +129,7 @@ class Hub:
                     handle.cancel()
         self.bots.close()
         self.hints.close()
+        await self.notices.stop()
         await self.leases.stop()
         if self.store is not None:
             await self.db(self.store.close)
@@ -163,6 +169,7 @@ class Hub:
         table = self.tables.pop(resource, None)
         if table is None:
             return
+        table.dropped = True
         self.turns.cancel_all(table)
         for handle in table.grace.values():
             handle.cancel()

@@ -5,8 +5,16 @@ the table's row in ``ludus_leases``: its id, the address the other workers reach
 an expiry a few seconds ahead that it renews every second. Every move's transaction checks
 and extends that lease (:meth:`Leases.fence`), so a worker that lost a lease (paused past its
 expiry while another took over) cannot store a move for that table any more. A table whose
-lease has run out is adopted by whichever worker looks first: a killed worker's tables are
-played on elsewhere within about ``ttl`` + 1 seconds, their clients reconnecting by themselves.
+lease has run out is adopted by the surviving workers: a killed worker's tables are played on
+elsewhere within about ``ttl`` + 1 seconds, their clients reconnecting by themselves.
+
+Adoption is spread over the group. Each worker also holds a lease on ``w:<its id>`` while it
+runs (renewed with its tables'), so the others know how many are alive. In each pass a worker
+adopts orphans only up to its fair share, ceil((tables held + orphans) / live workers) less
+what it already plays, taking them in a random order, so that a dead worker's tables do not
+all land on whichever survivor looks first. An orphan this worker has seen for ``2 * ttl``
+seconds without anyone adopting it is taken whatever the shares (a peer that counts as alive
+but does not adopt cannot strand a table).
 A request for a table another worker plays is forwarded there (:mod:`.forward`). Finished
 tables need no lease: any worker shows them from the database.
 
@@ -18,7 +26,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
+import random
 import secrets
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +38,7 @@ from sqlalchemy import Connection, text
 if TYPE_CHECKING:
     from .hub import Hub
 
-__all__ = ["QUICK", "LeaseLost", "Leases"]
+__all__ = ["QUICK", "WORKER_PREFIX", "LeaseLost", "Leases"]
 
 log = logging.getLogger("ludus.server")
 
@@ -42,16 +53,35 @@ ON CONFLICT (resource) DO UPDATE SET worker = EXCLUDED.worker, address = EXCLUDE
 WHERE ludus_leases.expires_at < now() OR ludus_leases.worker = EXCLUDED.worker
 RETURNING worker""")
 _OWNER = text("SELECT worker, address FROM ludus_leases WHERE resource = :resource AND expires_at >= now()")
-_RENEW = text("UPDATE ludus_leases SET expires_at = now() + make_interval(secs => :ttl) WHERE worker = :worker "
-              "RETURNING resource")
+# Renewing skips the rows a move's transaction has locked (its fence extends them anyway) and
+# reads them as last committed: waiting for them instead deadlocked against a group commit that
+# fenced two of this worker's tables in the other order (PostgreSQL then stalls both for its
+# deadlock_timeout, 1 s, before it fails one).
+_RENEW = text("""
+WITH renewed AS (
+    UPDATE ludus_leases SET expires_at = now() + make_interval(secs => :ttl)
+    WHERE resource IN (SELECT resource FROM ludus_leases WHERE worker = :worker FOR UPDATE SKIP LOCKED)
+    RETURNING resource)
+SELECT resource FROM renewed
+UNION
+SELECT resource FROM ludus_leases WHERE worker = :worker AND expires_at >= now()""")
 _FENCE = text("UPDATE ludus_leases SET expires_at = now() + make_interval(secs => :ttl) "
               "WHERE resource = :resource AND worker = :worker")
 _RELEASE = text("DELETE FROM ludus_leases WHERE worker = :worker AND resource = :resource")
 _RELEASE_ALL = text("DELETE FROM ludus_leases WHERE worker = :worker")
 _ORPHANS = text("""
-SELECT t.code FROM ludus_tables t LEFT JOIN ludus_leases l ON l.resource = t.code
+SELECT t.code, count(*) OVER () AS orphans FROM ludus_tables t LEFT JOIN ludus_leases l ON l.resource = t.code
 WHERE t.status IN ('open', 'playing') AND (l.resource IS NULL OR l.expires_at < now())
 ORDER BY t.created_at LIMIT :limit""")
+WORKER_PREFIX = "w:"
+"""A worker's own lease (``w:<id>``): it runs while the lease is current; the group counts these."""
+_LOAD = text("""
+SELECT (SELECT count(*) FROM ludus_leases WHERE resource LIKE 'w:%' AND expires_at >= now()) AS workers,
+       count(l.resource) AS held, count(l.resource) FILTER (WHERE l.worker = :worker) AS mine
+FROM ludus_leases l JOIN ludus_tables t ON t.code = l.resource
+WHERE l.expires_at >= now() AND t.status IN ('open', 'playing')""")
+_FORGET_WORKERS = text("DELETE FROM ludus_leases WHERE resource LIKE 'w:%' AND expires_at < now() - "
+                       "make_interval(secs => 60)")
 
 
 class LeaseLost(RuntimeError):
@@ -69,6 +99,9 @@ class Leases:
         self.address = ""  # where the other workers reach this one (ServerConfig.advertise)
         self.held: set[str] = set()
         self.task: asyncio.Task | None = None
+        self.me = WORKER_PREFIX + self.worker  # this worker's own lease: the group sees it alive
+        self.orphans_seen: dict[str, float] = {}  # orphan -> when this worker first saw it (monotonic)
+        self.next_forget = 0.0
 
     def start(self, dialect: str, address: str | None) -> None:
         self.enabled = dialect == "postgresql"
@@ -96,9 +129,23 @@ class Leases:
         with self._engine().begin() as c:
             return {r.resource for r in c.execute(_RENEW, {"worker": self.worker, "ttl": self.ttl})}
 
-    def _orphans(self, limit: int = 50) -> list[str]:
+    def _orphans(self, limit: int = 50) -> tuple[list[str], int]:
+        """Some unfinished tables nobody holds (oldest first), and how many there are in all."""
         with self._engine().connect() as c:
-            return [r.code for r in c.execute(_ORPHANS, {"limit": limit})]
+            rows = c.execute(_ORPHANS, {"limit": limit}).all()
+        return [r.code for r in rows], (rows[0].orphans if rows else 0)
+
+    def _share(self, orphans: int) -> int:
+        """How many orphans this worker adopts now: up to its fair share of the group's tables."""
+        with self._engine().connect() as c:
+            load = c.execute(_LOAD, {"worker": self.worker}).one()
+        workers = max(1, load.workers)
+        return max(0, math.ceil((load.held + orphans) / workers) - load.mine)
+
+    def _forget_workers(self) -> None:
+        """Drop the lapsed leases of workers gone for a minute (each start makes a new id)."""
+        with self._engine().begin() as c:
+            c.execute(_FORGET_WORKERS)
 
     def release_now(self, resource: str) -> None:
         with self._engine().begin() as c:
@@ -144,21 +191,46 @@ class Leases:
 
     async def tick(self) -> None:
         mine = await self.hub.db(self._renew)
+        if self.me not in mine:  # the first pass (or this worker's lease lapsed): the group sees it alive again
+            await self.hub.db(self.claim_now, self.me)
+        mine.discard(self.me)
         lost = self.held - mine
         self.held = mine
         for resource in lost:
             log.warning("lost the lease of %s: another worker plays it now", resource)
             await self.hub.drop(resource)
-        for code in await self.hub.db(self._orphans):
-            if self.hub.stopping:
-                return
+        await self.adopt_orphans()
+        now = time.monotonic()
+        if now >= self.next_forget:
+            self.next_forget = now + 60
+            await self.hub.db(self._forget_workers)
+
+    async def adopt_orphans(self) -> int:
+        """Adopt unfinished tables nobody holds, up to this worker's fair share (see the module's
+        text); returns how many were adopted."""
+        codes, count = await self.hub.db(self._orphans)
+        now = time.monotonic()
+        self.orphans_seen = {code: self.orphans_seen.get(code, now) for code in codes}
+        if not codes:
+            return 0
+        share = await self.hub.db(self._share, count)
+        overdue = [code for code in codes if now - self.orphans_seen[code] >= 2 * self.ttl]
+        fresh = [code for code in codes if code not in overdue]
+        random.shuffle(fresh)  # the workers adopting at once try different tables first
+        adopted = 0
+        for code in overdue + fresh:
+            if self.hub.stopping or (adopted >= share and code not in overdue):
+                break
             ours, _ = await self.claim(code)
             if ours:
+                self.orphans_seen.pop(code, None)
                 try:
                     await self.hub.registry.adopt(code)
+                    adopted += 1
                 except Exception:
                     log.exception("could not adopt table %s", code)
                     await self.release(code)
+        return adopted
 
     async def stop(self) -> None:
         """On a clean stop: give every lease back, so other workers take the tables at once."""

@@ -67,6 +67,7 @@ class Connection:
         # the log this connection was last sent, at which version and how many entries (see ViewerLog)
         self.log_sent: tuple[ViewerLog | None, int, int] = (None, 0, 0)
         self.closed = False
+        self.lang = "en"  # the reader's language (cookie or Accept-Language of the handshake): refusals are said in it
 
     def push(self, msg: dict[str, Any]) -> None:
         self.outbox.append(msg)
@@ -132,6 +133,9 @@ class Table:
     # History indices of moves a player's page played by itself (forced moves): shown as a mark in
     # the log. Kept in memory only, not in the record: a restarted server no longer shows them.
     auto_played: set[int] = field(default_factory=set)
+    # Another worker plays it now (Hub.drop): this copy stores nothing more and starts no bot, even
+    # from a task that was already under way when the lease went.
+    dropped: bool = False
 
     @property
     def rated(self) -> bool:

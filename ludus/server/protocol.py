@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import math
 import unicodedata
-from collections.abc import Iterable
 from typing import Any
 
 from pydantic import BaseModel, model_validator
@@ -33,8 +32,6 @@ __all__ = [
     "clean_name",
     "dumps",
     "error_body",
-    "limits_take",
-    "limits_wait",
     "parse_message",
     "whole_seconds",
 ]
@@ -240,18 +237,6 @@ def whole_seconds(wait: float) -> int:
     return max(1, math.ceil(wait))
 
 
-def limits_wait(checks: Iterable[tuple[KeyedRateLimit, str | None]], now: float) -> float:
-    """Seconds until every bucket named allows one more action (0: now); a None key is not limited."""
-    return max((limit.wait(key, now) for limit, key in checks if key is not None), default=0.0)
-
-
-def limits_take(checks: Iterable[tuple[KeyedRateLimit, str | None]], now: float) -> None:
-    """Charge one action to every bucket named (a None key is not limited)."""
-    for limit, key in checks:
-        if key is not None:
-            limit.take(key, now)
-
-
 class KeyedRateLimit:
     """Token buckets by key (a client's token, an address): ``per_minute`` on average, ``burst`` at once.
 
@@ -283,6 +268,12 @@ class KeyedRateLimit:
         if len(self.buckets) > self.next_prune:
             self.buckets = {k: v for k, v in self.buckets.items() if self._tokens(k, now) < self.burst}
             self.next_prune = max(4096, 2 * len(self.buckets))
+
+    def give(self, key: str, now: float) -> None:
+        """Hand back one token taken before (the action turned out not to count)."""
+        if self.rate <= 0 or key not in self.buckets:
+            return
+        self.buckets[key] = (min(self.burst, self._tokens(key, now) + 1), now)
 
 
 # ------------------------------------------------------------------ HTTP bodies and errors

@@ -28,9 +28,10 @@ from . import store as ops
 from .bots import bot_kinds, default_bot
 from .db import server_secret
 from .live import Seat, Table, seat_label, table_gone
-from .protocol import KeyedRateLimit, ProtocolError, RateLimited, clean_name, limits_take, whole_seconds
+from .protocol import ProtocolError, RateLimited, clean_name, whole_seconds
 from .ratings import check_rated, pool_of
 from .store import TableData
+from .throttles import Limit
 
 __all__ = [
     "CODE_ALPHABET", "CODE_LENGTH", "MAX_CLOCK", "RateLimited", "TableRegistry", "check_options", "is_file_option",
@@ -106,8 +107,9 @@ class TableRegistry:
         config = hub.config
         self.secret: bytes | None = None
         self.finished: OrderedDict[str, None] = OrderedDict()  # the last finished tables kept live, oldest first
-        self.create_by_client = KeyedRateLimit(config.create_per_minute_client, config.create_burst_client)
-        self.create_by_address = KeyedRateLimit(config.create_per_minute_address, config.create_burst_address)
+        self.create_by_client = Limit("create_client", config.create_per_minute_client, config.create_burst_client)
+        self.create_by_address = Limit("create_address", config.create_per_minute_address,
+                                       config.create_burst_address)
         self.sweeper: asyncio.Task | None = None
 
     # ----------------------------------------------------------------- start-up
@@ -300,7 +302,7 @@ class TableRegistry:
         if clock is not None and not low <= clock <= MAX_CLOCK:
             raise ProtocolError("bad_clock", f"the turn clock must be {low} to {MAX_CLOCK} seconds per move, or off")
         if rematch_of is None:
-            self._limit_creation(key, address)
+            await self._limit_creation(key, address)
         live = sum(1 for t in hub.tables.values() if t.status in ("open", "playing"))
         if live >= hub.config.max_live_tables:
             raise ProtocolError("busy", "this server has too many tables in play; try again later")
@@ -346,23 +348,18 @@ class TableRegistry:
         hub.turns.schedule(table)
         return table
 
-    def _limit_creation(self, key: str | None, address: str | None) -> None:
-        """Token buckets per player and per address; both must allow it, then both are charged."""
-        now = time.monotonic()
+    async def _limit_creation(self, key: str | None, address: str | None) -> None:
+        """Token buckets per player and per address (:mod:`.throttles`); both must allow it, then both are
+        charged."""
         cfg = self.hub.config
-        checks = []
-        if key is not None:
-            checks.append((self.create_by_client, key, cfg.create_per_minute_client,
-                           cfg.create_burst_client, "you are"))
-        if address is not None:
-            checks.append((self.create_by_address, address, cfg.create_per_minute_address,
-                           cfg.create_burst_address, "your network address is"))
-        for limit, key, rate, burst, who in checks:
-            wait = limit.wait(key, now)
+        checks = [(self.create_by_client, key, cfg.create_per_minute_client, cfg.create_burst_client, "you are"),
+                  (self.create_by_address, address, cfg.create_per_minute_address, cfg.create_burst_address,
+                   "your network address is")]
+        waits = await self.hub.throttles.take([(limit, who) for limit, who, *_ in checks])
+        for wait, (_, _, rate, burst, who) in zip(waits, checks):
             if wait > 0:
                 raise RateLimited(f"{who} creating tables too fast (at most {burst} at once, then {rate:g} a minute); "
                                   f"please try again in {whole_seconds(wait)} seconds", wait)
-        limits_take([(limit, key) for limit, key, *_ in checks], now)
 
     def _new_code(self) -> str:
         while True:

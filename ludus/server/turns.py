@@ -78,6 +78,9 @@ class Turns:
     async def _submit(self, table: Table, seat: int | None, raw: Any, moves: int, by_bot: bool, mid: Any,
                       auto: bool) -> int:
         async with table.lock:
+            if table.dropped:  # its lease went to another worker while this move waited
+                raise ProtocolError("moved", f"table {table.code} is played by another server of this group now; "
+                                             "reconnect to go on")
             if table.unconfirmed is not None:  # an earlier move's commit is in doubt: settle it first
                 await self._reconcile(table)
             if seat is None:
@@ -239,7 +242,8 @@ class Turns:
 
     def schedule(self, table: Table) -> None:
         """Start the bots and clocks the table needs now, and stop the ones it no longer needs."""
-        if table.status != "playing" or table.state.is_terminal() or self.hub.loop is None or self.hub.stopping:
+        if (table.status != "playing" or table.state.is_terminal() or table.dropped or self.hub.loop is None
+                or self.hub.stopping):
             self.cancel_all(table)
             return
         current = [s for s in table.state.current_seats() if s != CHANCE]

@@ -184,6 +184,51 @@ def test_wrong_passwords_are_throttled_per_address_across_names(tmp_path):
         server.stop()
 
 
+def test_guesses_sent_at_once_are_counted_before_any_is_checked(tmp_path):
+    """Each attempt takes its token before the password is checked (and gets it back if right), so
+    guesses sent in parallel cannot all pass the throttle while the first ones are being hashed."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    config = ServerConfig(database=f"sqlite:///{tmp_path / 'a.db'}", bot_delay=0.0,
+                          login_failures_per_minute_account=0.5, login_failures_burst_account=3)
+    server = LiveServer(config)
+    players = [Player(server) for _ in range(10)]
+    try:
+        signup(players[0], "Livia")
+        with ThreadPoolExecutor(10) as pool:
+            codes = list(pool.map(lambda i: players[i].post("/api/account/login", {
+                "name": "Livia", "password": f"guess {i}"}).status_code, range(10)))
+        assert sorted(codes) == [401] * 3 + [429] * 7
+    finally:
+        for p in players:
+            p.close()
+        server.stop()
+
+
+def test_a_sqlite_server_counts_its_limits_in_memory_without_the_database(tmp_path, monkeypatch):
+    from ludus.server.throttles import Throttles
+
+    def no_database(*_args):
+        raise AssertionError("a single SQLite server's limits never ask the database")
+
+    monkeypatch.setattr(Throttles, "_take_rows", no_database)
+    monkeypatch.setattr(Throttles, "_give_rows", no_database)
+    config = ServerConfig(database=f"sqlite:///{tmp_path / 'a.db'}", bot_delay=0.0,
+                          login_failures_per_minute_account=0.5, login_failures_burst_account=2)
+    server = LiveServer(config)
+    p = Player(server)
+    try:
+        assert not server.hub.throttles.shared
+        gm_table(p, ["human", "bot"])
+        signup(p, "Livia")
+        assert login(p, "Livia") == 200
+        assert [login(p, "Livia", "wrong password") for _ in range(3)] == [401, 401, 429]
+        assert server.hub.accounts.failed_by_name.memory.buckets  # the buckets are the process's own
+    finally:
+        p.close()
+        server.stop()
+
+
 def test_unknown_names_and_wrong_passwords_get_the_same_answer(server, player, other):
     signup(player)
     wrong = other.post("/api/account/login", {"name": "Livia", "password": "not the password"})

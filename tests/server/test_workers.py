@@ -117,6 +117,33 @@ def test_forwarded_answers_keep_each_clients_cookies_apart(pg_url):
         b.stop()
 
 
+def test_renewing_leases_does_not_wait_for_a_moves_transaction(pg_url):
+    """A move's transaction holds its table's lease row (the fence) until it commits; the renewal
+    must neither wait for it (two such waits in opposite orders deadlocked, stalling the writer
+    for PostgreSQL's deadlock_timeout) nor count that table as lost."""
+    import threading
+
+    from sqlalchemy import text
+
+    a = LiveServer(config(pg_url))
+    p = Player(a)
+    engine = make_engine(pg_url)
+    try:
+        code = gm_table(p, ["human", "bot"])["code"]
+        with engine.connect() as c, c.begin():
+            c.execute(text("SELECT 1 FROM ludus_leases WHERE resource = :r FOR UPDATE"), {"r": code})
+            renewed: list[set[str]] = []
+            worker = threading.Thread(target=lambda: renewed.append(a.hub.leases._renew()), daemon=True)
+            worker.start()
+            worker.join(timeout=5)
+            assert renewed, "renewing waited for the locked lease row"
+            assert code in renewed[0]
+    finally:
+        engine.dispose()
+        p.close()
+        a.stop()
+
+
 def test_quick_play_reaches_one_pool_from_any_worker(pg_url):
     a, b = LiveServer(config(pg_url)), LiveServer(config(pg_url))
     pa, pb = Player(a), Player(b)
@@ -232,3 +259,39 @@ def test_serve_workers_share_a_port_and_a_killed_worker_is_replaced(pg_url):
         p.close()
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=30)
+
+
+def test_a_dropped_tables_bot_stores_nothing_and_starts_no_other(tmp_path):
+    """A bot that had chosen its move when the table's lease went (it waits for the table's lock,
+    no longer among the table's bot tasks, so dropping cannot cancel it) must neither store its
+    move nor start another bot: that loop wrote the same ply again and again, failing the
+    writer's whole group each time."""
+    import asyncio
+
+    server = LiveServer(ServerConfig(database=str(tmp_path / "t.db"), bot_delay=0.2))
+    p = Player(server)
+    try:
+        code = gm_table(p, ["bot", "human"])["code"]  # seat 0 moves first: the bot
+        table = server.call(lambda: server.hub.tables[code])
+        locked, release = asyncio.Event(), asyncio.Event()
+
+        async def hold() -> None:
+            async with table.lock:
+                locked.set()
+                await release.wait()
+
+        loop = server.hub.loop
+        holder = asyncio.run_coroutine_threadsafe(hold(), loop)
+        end = time.time() + 10
+        while not server.call(lambda: locked.is_set() and not table.bot_tasks and not table.recorded):
+            assert time.time() < end, "the bot never got to wait for the lock"
+            time.sleep(0.05)
+        time.sleep(0.5)  # the bot has chosen and waits for the lock
+        asyncio.run_coroutine_threadsafe(server.hub.drop(code), loop).result(timeout=10)
+        loop.call_soon_threadsafe(release.set)
+        holder.result(timeout=10)
+        time.sleep(1.0)  # several bot delays
+        assert server.call(lambda: (len(table.recorded), dict(table.bot_tasks))) == (0, {})
+    finally:
+        p.close()
+        server.stop()
