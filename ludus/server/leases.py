@@ -29,6 +29,7 @@ import logging
 import math
 import random
 import secrets
+import threading
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -102,6 +103,12 @@ class Leases:
         self.me = WORKER_PREFIX + self.worker  # this worker's own lease: the group sees it alive
         self.orphans_seen: dict[str, float] = {}  # orphan -> when this worker first saw it (monotonic)
         self.next_forget = 0.0
+        # The renewer thread's last pass: when its statement started (monotonic) and the leases the
+        # database then said were ours. A lease claimed after that start may be missing from it.
+        self.renewed: tuple[float, set[str]] | None = None
+        self.claimed_at: dict[str, float] = {}
+        self.stop_renewing = threading.Event()
+        self.renewer: threading.Thread | None = None
 
     def start(self, dialect: str, address: str | None) -> None:
         self.enabled = dialect == "postgresql"
@@ -128,6 +135,24 @@ class Leases:
     def _renew(self) -> set[str]:
         with self._engine().begin() as c:
             return {r.resource for r in c.execute(_RENEW, {"worker": self.worker, "ttl": self.ttl})}
+
+    def _renew_now(self) -> None:
+        """One renewal pass (and this worker's own lease taken again if it had lapsed)."""
+        started = time.monotonic()
+        mine = self._renew()
+        if self.me not in mine:  # the first pass (or this worker's lease lapsed): the group sees it alive again
+            self.claim_now(self.me)
+        self.renewed = (started, mine - {self.me})
+
+    def _renew_forever(self) -> None:
+        """Renew every third of a lease on a thread of its own. On the event loop, or queued on the
+        database thread behind a burst of reads, a renewal came late under load: leases lapsed, the
+        other workers took the tables, and their players were sent back and forth."""
+        while not self.stop_renewing.wait(self.ttl / 3):
+            try:
+                self._renew_now()
+            except Exception:  # the database is down: leases run out and are taken back later
+                log.exception("renewing this worker's leases failed")
 
     def _orphans(self, limit: int = 50) -> tuple[list[str], int]:
         """Some unfinished tables nobody holds (oldest first), and how many there are in all."""
@@ -167,10 +192,12 @@ class Leases:
         ours, where = await self.hub.db(self.claim_now, resource)
         if ours:
             self.held.add(resource)
+            self.claimed_at[resource] = time.monotonic()
         return ours, where
 
     async def release(self, resource: str) -> None:
         self.held.discard(resource)
+        self.claimed_at.pop(resource, None)
         try:
             await self.hub.db(self.release_now, resource)
         except Exception:  # noqa: BLE001 - it runs out by itself
@@ -179,6 +206,8 @@ class Leases:
     def begin(self) -> None:
         """Start renewing, dropping what was lost, and adopting orphaned tables."""
         if self.enabled:
+            self.renewer = threading.Thread(target=self._renew_forever, name="ludus-leases", daemon=True)
+            self.renewer.start()
             self.task = self.hub.spawn(self._loop(), "leases")
 
     async def _loop(self) -> None:
@@ -186,17 +215,21 @@ class Leases:
             try:
                 await self.tick()
             except Exception:  # the database is down: leases run out and are taken back later
-                log.exception("renewing this worker's leases failed")
+                log.exception("looking after this worker's leases failed")
             await asyncio.sleep(self.ttl / 3)
 
     async def tick(self) -> None:
-        mine = await self.hub.db(self._renew)
-        if self.me not in mine:  # the first pass (or this worker's lease lapsed): the group sees it alive again
-            await self.hub.db(self.claim_now, self.me)
-        mine.discard(self.me)
-        lost = self.held - mine
-        self.held = mine
+        """Drop the tables whose leases the last renewal did not find ours, and adopt orphans. The
+        renewing itself is the renewer thread's; the first pass (before it runs) renews here."""
+        if self.renewed is None:
+            await self.hub.db(self._renew_now)
+        assert self.renewed is not None
+        started, mine = self.renewed
+        # a lease claimed since that renewal began may be missing from it, and is not lost
+        lost = {r for r in self.held - mine if self.claimed_at.get(r, 0.0) < started}
+        self.held -= lost
         for resource in lost:
+            self.claimed_at.pop(resource, None)
             log.warning("lost the lease of %s: another worker plays it now", resource)
             await self.hub.drop(resource)
         await self.adopt_orphans()
@@ -236,6 +269,9 @@ class Leases:
         """On a clean stop: give every lease back, so other workers take the tables at once."""
         if self.task is not None:
             self.task.cancel()
+        self.stop_renewing.set()
+        if self.renewer is not None:
+            await asyncio.to_thread(self.renewer.join, 10)
         if self.enabled and self.hub.store is not None:
             from .store import Write
 

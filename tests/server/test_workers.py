@@ -144,6 +144,25 @@ def test_renewing_leases_does_not_wait_for_a_moves_transaction(pg_url):
         a.stop()
 
 
+def test_a_busy_database_thread_does_not_let_the_leases_lapse(pg_url):
+    """Renewal has a thread of its own: a worker whose database thread is held up by a burst of
+    reads for longer than a lease keeps its tables (the other worker does not take them)."""
+    a, b = LiveServer(config(pg_url)), LiveServer(config(pg_url))
+    p = Player(a)
+    try:
+        code = gm_table(p, ["human", "bot"])["code"]
+        ttl = a.hub.config.lease_seconds
+        busy = a.hub.db_thread.submit(time.sleep, 3 * ttl)
+        time.sleep(2.5 * ttl)
+        assert lease_holder(pg_url, code) == a.url
+        busy.result(timeout=10)
+        assert code in a.hub.leases.held and code not in b.hub.tables
+    finally:
+        p.close()
+        a.stop()
+        b.stop()
+
+
 def test_quick_play_reaches_one_pool_from_any_worker(pg_url):
     a, b = LiveServer(config(pg_url)), LiveServer(config(pg_url))
     pa, pb = Player(a), Player(b)
