@@ -103,9 +103,10 @@ _BOT = re.compile(r"(.+) \((\S+) bot\)")
 
 
 def display_name(name: str) -> str:
-    """A seat's name as the language in use writes it: the engine's own names ("Seat 2", "You")
-    and the terminal's bot mark ("Seat 2 (heuristic bot)") translated, any other name (a
-    tutorial's Marcus, a server's player) as it is. Records keep the English names."""
+    """A seat's name as the language in use writes it: the engine's own names ("Seat 2", "You"),
+    the terminal's bot mark ("Seat 2 (heuristic bot)") and names from a game's data (a Gladius
+    fighter type) translated, any other name (a tutorial's Marcus, a server's player) as it is.
+    Records keep the English names."""
     bot = _BOT.fullmatch(name)
     if bot:
         kind = _(BOT_KINDS[bot[2]]) if get_language() != DEFAULT_LANGUAGE and bot[2] in BOT_KINDS else bot[2]
@@ -115,7 +116,14 @@ def display_name(name: str) -> str:
         return _("Seat {number}", number=int(seat[1]))
     if name == "You":
         return _("You")
-    return name
+    if get_language() == DEFAULT_LANGUAGE or not name:
+        return name
+    # a name from a game's data (a Gladius fighter, "Thracian", or a mirror match's "Thracian 2"):
+    # its translation where the catalogs have one; a person's name is in no catalog and stays
+    base, _sep, number = name.rpartition(" ")
+    if base and number.isdigit() and _(base) != base:
+        return f"{_(base)} {format_number(int(number))}"
+    return _(name)
 
 
 def opening_lines(adapter: TerminalAdapter, state: State, viewer: int | None, names: list[str]) -> list[str]:

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...core.bits import iter_bits, popcount
-from ...core.errors import IllegalAction
+from ...core.errors import IllegalAction, Refusal
 from ...core.game import CHANCE, Action, Game, State
 from ...core.memo import derived
 from ...core.rng import Rng
@@ -119,6 +119,18 @@ T_VISITOR = "V"  # visitor to venue ``arg``
 T_VISITOR_CHOICE = "VP"  # visitor for +Visitor; seat ``arg`` then picks its venue
 T_TICKET_PLAYER = "TP"  # ticket straight to seat ``arg`` (II +Ticket +Visitor), then a visitor
 TASKS = (T_FAVOUR, T_TICKET, T_SPECIAL, T_SETUP_VISITORS, T_VISITOR, T_VISITOR_CHOICE, T_TICKET_PLAYER)
+
+
+REFUSAL = "circus-maximus."
+"""The prefix of this game's refusal codes (a Refusal's code: ``circus-maximus.no-favour``...). Their
+params are codes and numbers only: ``line`` a line's key ("villa", "forum", "circus"), ``lines``
+a list of them, ``favour`` a favour's key, ``ticket`` a ticket's key ("circus:box"), ``visitor``
+a visitor's key, ``stage`` a phase's number, ``rank`` a trader's rank, ``count``/``held`` counts."""
+
+
+def _refuse(text: str, code: str, **params: Any) -> Refusal:
+    """A refused move: the English sentence, with its code (``REFUSAL`` + ``code``) and params."""
+    return Refusal(text, REFUSAL + code, params)
 
 
 def _at(line: int) -> str:
@@ -445,66 +457,74 @@ class CircusMaximusState(State[CircusMaximusOptions]):
         """Why ``seat`` may not play ``action`` now (a sentence for the player), or None."""
         seats = self.current_seats()
         if not seats:
-            return "the game is over"
+            return Refusal("the game is over", "game-over")
         if seat not in seats:
-            return "it is not your turn"
+            return _refuse("it is not your turn", "not-your-turn")
         if seat == CHANCE:
-            return None if any(a == action for a, _ in self.chance_outcomes()) else "not a possible draw now"
+            if any(a == action for a, _ in self.chance_outcomes()):
+                return None
+            return _refuse("not a possible draw now", "not-a-draw")
         return self._check_move(action, seat)
 
     def _check_move(self, action: Action, seat: int) -> str | None:
         """``_check`` for ``seat``, known to be the one player to act."""
         checker = _CHECKS.get(type(action))
         if checker is None:
-            return f"{action} is not a Circus Maximus move"
+            return _refuse(f"{action} is not a Circus Maximus move", "not-a-move", action=str(action))
         return checker(self, action, seat, self._decision())
 
     def _wrong_time(self, kind: str) -> str:
         if kind == "place":
             if self.extra:
-                return "first finish your +Trader turn: place a second trader or end the turn"
-            return f"phase {PHASE_NAMES[self.stage]} is open: place a trader, play a favour or pass"
+                return _refuse("first finish your +Trader turn: place a second trader or end the turn",
+                               "finish-extra-trader")
+            return _refuse(f"phase {PHASE_NAMES[self.stage]} is open: place a trader, play a favour or pass", "placing",
+                           stage=self.stage)
         if kind == "visitor":
-            return "first choose a venue for the visitor you drew"
+            return _refuse("first choose a venue for the visitor you drew", "place-visitor-first")
         if kind == "villa":
-            return "now you choose a favour (or the starting-player card) at Caesar's Villa"
+            return _refuse("now you choose a favour (or the starting-player card) at Caesar's Villa", "choose-at-villa")
         if kind == "forum":
-            return "now you choose a ticket at the Forum Romanum"
+            return _refuse("now you choose a ticket at the Forum Romanum", "choose-at-forum")
         if kind == "venue":
-            return f"now you sell at the {LINE_NAMES[self.res_line]}"
-        return "that is not possible now"
+            return _refuse(f"now you sell at the {LINE_NAMES[self.res_line]}", "selling", line=LINE_KEYS[self.res_line])
+        return _refuse("that is not possible now", "not-now")
 
     def _need_favour(self, seat: int, favour: int) -> str | None:
         if not self._held(seat, favour):
-            return f"you hold no {favour_name(FAVOUR_KEYS[favour])} favour"
+            return _refuse(f"you hold no {favour_name(FAVOUR_KEYS[favour])} favour", "no-favour",
+                           favour=FAVOUR_KEYS[favour])
         return None
 
     def _check_place(self, a: Place, seat: int, kind: str) -> str | None:
         if kind != "place":
             return self._wrong_time(kind)
         if a.line not in LINE_KEYS:
-            return f"there is no line {a.line!r}"
+            return _refuse(f"there is no line {a.line!r}", "no-such-line", line=a.line)
         li = LINE_KEYS.index(a.line)
         if li not in _phase_lines(self.stage):
             where = " or ".join(_at(x) for x in _phase_lines(self.stage))
             number, _, title = PHASE_NAMES[self.stage].partition(": ")
-            return f"in phase {number} ({title}) traders go to {where}, not {_at(li)}"
+            return _refuse(f"in phase {number} ({title}) traders go to {where}, not {_at(li)}", "wrong-line",
+                           stage=self.stage, line=a.line, lines=[LINE_KEYS[x] for x in _phase_lines(self.stage)])
         if not 1 <= a.rank <= 8:
-            return "traders have ranks 1 to 8"
+            return _refuse("traders have ranks 1 to 8", "rank-range", low=1, high=8)
         if not self.hands[seat] >> (a.rank - 1) & 1:
             found = self._find(seat, a.rank)
             where = _at(found[0]) if found else "the game"
-            return f"your trader {a.rank} is not in your hand (it stands at {where} today)"
+            return _refuse(f"your trader {a.rank} is not in your hand (it stands at {where} today)",
+                           "trader-not-in-hand",
+                           rank=a.rank, line=LINE_KEYS[found[0]] if found else "")
         if a.boost:
             if a.rank != 1:
-                return "Rank 1→8 only works with your rank-1 trader"
+                return _refuse("Rank 1→8 only works with your rank-1 trader", "boost-rank-one", rank=1)
             if (r := self._need_favour(seat, F_RANK_BOOST)) is not None:
                 return r
         if a.extra:
             if (r := self._need_favour(seat, F_EXTRA_TRADER)) is not None:
                 return r
             if popcount(self.hands[seat]) < 2:
-                return "+Trader needs a second trader in your hand"
+                return _refuse("+Trader needs a second trader in your hand", "extra-trader-needs-second")
         return None
 
     def _check_pass(self, a: Action, seat: int, kind: str) -> str | None:
@@ -516,14 +536,16 @@ class CircusMaximusState(State[CircusMaximusOptions]):
         if kind != "place":
             return self._wrong_time(kind)
         if not self.extra:
-            return "there is no second trader from +Trader to decline; pass to stop placing"
+            return _refuse("there is no second trader from +Trader to decline; pass to stop placing",
+                           "nothing-to-decline")
         return None
 
     def _instead(self, seat: int, kind: str, favour: int) -> str | None:
         """Common checks of a favour played instead of a trader."""
         if kind != "place" or self.extra:
             if kind == "place":
-                return "the second trader of +Trader must be a trader from your hand"
+                return _refuse("the second trader of +Trader must be a trader from your hand",
+                               "second-trader-from-hand")
             return self._wrong_time(kind)
         return self._need_favour(seat, favour)
 
@@ -531,36 +553,39 @@ class CircusMaximusState(State[CircusMaximusOptions]):
         if (r := self._instead(seat, kind, F_EXTRA_VISITOR)) is not None:
             return r
         if not self.vis_deck:
-            return "the visitor deck is empty"
+            return _refuse("the visitor deck is empty", "visitor-deck-empty")
         return None
 
     def _check_place_visitor(self, a: PlaceVisitor, seat: int, kind: str) -> str | None:
         if kind != "visitor":
-            return "there is no drawn visitor to place"
+            return _refuse("there is no drawn visitor to place", "no-drawn-visitor")
         if a.venue not in VENUE_KEYS:
-            return f"visitors go to {', '.join(LINE_NAMES[2:])}"
+            return _refuse(f"visitors go to {', '.join(LINE_NAMES[2:])}",
+                           "visitors-go-to-venues", lines=list(VENUE_KEYS))
         return None
 
     def _check_replay(self, a: PlayReplay, seat: int, kind: str) -> str | None:
         if (r := self._instead(seat, kind, F_REPLAY)) is not None:
             return r
         if self.stage < 2:
-            return "↓ Trader needs an earlier phase today; in phase I there is none"
+            return _refuse("↓ Trader needs an earlier phase today; in phase I there is none", "replay-in-phase-one")
         if a.line not in LINE_KEYS or LINE_KEYS.index(a.line) not in _phase_lines(self.stage):
             where = " or ".join(LINE_NAMES[x] for x in _phase_lines(self.stage))
-            return f"the trader must be played again now, at {where}"
+            return _refuse(f"the trader must be played again now, at {where}", "replay-where",
+                           lines=[LINE_KEYS[x] for x in _phase_lines(self.stage)])
         found = self._find(seat, a.rank)
         if found is None or found[0] in _phase_lines(self.stage):
-            return f"your trader {a.rank} is not in a line of an earlier phase today"
+            return _refuse(f"your trader {a.rank} is not in a line of an earlier phase today",
+                           "replay-not-earlier", rank=a.rank)
         return None
 
     def _check_ticket_visitor(self, a: Action, seat: int, kind: str) -> str | None:
         if (r := self._instead(seat, kind, F_TICKET_VISITOR)) is not None:
             return r
         if self.stage != 2:
-            return "II +Ticket +Visitor can only be played in phase II (tickets)"
+            return _refuse("II +Ticket +Visitor can only be played in phase II (tickets)", "ticket-visitor-phase")
         if not self.tkt_deck:
-            return "the ticket deck is empty"
+            return _refuse("the ticket deck is empty", "ticket-deck-empty")
         return None
 
     def _check_move_ahead(self, a: PlayMoveAhead, seat: int, kind: str) -> str | None:
@@ -568,9 +593,9 @@ class CircusMaximusState(State[CircusMaximusOptions]):
             return r
         found = self._find(seat, a.rank)
         if found is None or found[0] not in _phase_lines(self.stage):
-            return f"your trader {a.rank} is not in a line of this phase"
+            return _refuse(f"your trader {a.rank} is not in a line of this phase", "not-in-this-phase", rank=a.rank)
         if found[1] == 0:
-            return f"your trader {a.rank} is already first in line"
+            return _refuse(f"your trader {a.rank} is already first in line", "already-first", rank=a.rank)
         return None
 
     def _check_take_favour(self, a: TakeFavour, seat: int, kind: str) -> str | None:
@@ -578,14 +603,15 @@ class CircusMaximusState(State[CircusMaximusOptions]):
             return self._wrong_time(kind)
         k = FAVOUR_KEYS.index(a.favour) if a.favour in FAVOUR_KEYS else -1
         if k < 0 or not self.fav_display & self.data.favour_masks[k]:
-            return f"there is no {favour_name(a.favour)} favour left at the villa"
+            return _refuse(f"there is no {favour_name(a.favour)} favour left at the villa", "no-favour-at-villa",
+                           favour=a.favour)
         return None
 
     def _check_take_start(self, a: Action, seat: int, kind: str) -> str | None:
         if kind != "villa":
             return self._wrong_time(kind)
         if not self.sp_at_villa:
-            return "the starting-player card has already been taken"
+            return _refuse("the starting-player card has already been taken", "start-card-taken")
         return None
 
     def _check_take_ticket(self, a: TakeTicket, seat: int, kind: str) -> str | None:
@@ -593,12 +619,13 @@ class CircusMaximusState(State[CircusMaximusOptions]):
             return self._wrong_time(kind)
         k = self._moves.ticket_index.get(a.ticket)
         if k is None or not self.forum & self.data.ticket_masks[k]:
-            return f"there is no {ticket_key_name(a.ticket)} ticket left at the forum"
+            return _refuse(f"there is no {ticket_key_name(a.ticket)} ticket left at the forum", "no-ticket-at-forum",
+                           ticket=a.ticket)
         if a.double:
             if (r := self._need_favour(seat, F_DOUBLE_TICKET)) is not None:
                 return r
             if popcount(self.forum) < 2:
-                return "II +Ticket needs two tickets left at the forum"
+                return _refuse("II +Ticket needs two tickets left at the forum", "double-ticket-needs-two", count=2)
         return None
 
     def _check_sell(self, a: Sell, seat: int, kind: str) -> str | None:
@@ -609,30 +636,34 @@ class CircusMaximusState(State[CircusMaximusOptions]):
         here = LINE_NAMES[self.res_line]
         vk = self._moves.visitor_index.get(a.visitor)
         if vk == d.caesar_kind:
-            return "Caesar buys no ticket; he only offers the seat beside him"
+            return _refuse("Caesar buys no ticket; he only offers the seat beside him", "caesar-buys-nothing")
         if vk is None or not self._sellable(v) & d.visitor_masks[vk]:
-            return f"no {visitor_name(a.visitor)} is waiting at the {here}"
+            return _refuse(f"no {visitor_name(a.visitor)} is waiting at the {here}", "no-visitor-waiting",
+                           visitor=a.visitor, line=LINE_KEYS[self.res_line])
         if (a.ticket is None) == (a.favour is None):
-            return "sell either a ticket or (beside Caesar) a favour card"
+            return _refuse("sell either a ticket or (beside Caesar) a favour card", "sell-one-thing")
         need = [0] * len(d.favours)
         if a.ticket is not None:
             tk = self._moves.ticket_index.get(a.ticket)
             if tk is None:
-                return f"there is no ticket kind {a.ticket!r}"
+                return _refuse(f"there is no ticket kind {a.ticket!r}", "no-such-ticket", ticket=a.ticket)
             if d.tickets[tk].venue != v:
-                return f"that ticket is for the {LINE_NAMES[2 + d.tickets[tk].venue]}, not the {here}"
+                return _refuse(f"that ticket is for the {LINE_NAMES[2 + d.tickets[tk].venue]}, not the {here}",
+                               "wrong-venue", venue=LINE_KEYS[2 + d.tickets[tk].venue], line=LINE_KEYS[self.res_line])
             if not self.tickets[seat] & d.ticket_masks[tk]:
-                return f"you hold no unsold {ticket_key_name(a.ticket)} ticket"
+                return _refuse(f"you hold no unsold {ticket_key_name(a.ticket)} ticket",
+                               "no-unsold-ticket", ticket=a.ticket)
         else:
             if not self._caesar_here(v):
-                return "a favour card can be sold as a seat only beside Caesar, once a day"
+                return _refuse("a favour card can be sold as a seat only beside Caesar, once a day",
+                               "favour-seat-caesar")
             fk = FAVOUR_KEYS.index(a.favour) if a.favour in FAVOUR_KEYS else -1
             if fk < 0:
-                return f"there is no favour {a.favour!r}"
+                return _refuse(f"there is no favour {a.favour!r}", "no-such-favour", favour=a.favour)
             need[fk] += 1
         if a.legion:
             if vk != d.legionnaire_kind:
-                return "Ticket→Legionnaire works only when selling to a Legionnaire"
+                return _refuse("Ticket→Legionnaire works only when selling to a Legionnaire", "legion-only")
             need[F_LEGIONNAIRE] += 1
         if a.double:
             need[F_DOUBLE_SALE] += 1
@@ -640,16 +671,20 @@ class CircusMaximusState(State[CircusMaximusOptions]):
             held = self._held(seat, k)
             if c and held < c:
                 if not held:
-                    return f"you hold no {favour_name(FAVOUR_KEYS[k])} favour"
-                return f"this needs {c} {favour_name(FAVOUR_KEYS[k])} favour cards and you hold {held}"
+                    return _refuse(f"you hold no {favour_name(FAVOUR_KEYS[k])} favour",
+                                   "no-favour", favour=FAVOUR_KEYS[k])
+                return _refuse(f"this needs {c} {favour_name(FAVOUR_KEYS[k])} favour cards and you hold {held}",
+                               "not-enough-favours", favour=FAVOUR_KEYS[k], count=c, held=held)
         if a.double:
             if popcount(self._sellable(v)) < 2:
-                return f"III +Ticket needs two visitors left at the {here}"
+                return _refuse(f"III +Ticket needs two visitors left at the {here}", "double-sale-visitors",
+                               line=LINE_KEYS[self.res_line], count=2)
             tickets_left = popcount(self.tickets[seat] & d.venue_ticket_masks[v]) - (a.ticket is not None)
             caesar_left = (a.ticket is not None and self._caesar_here(v)
                            and popcount(self.favours[seat]) - sum(need) > 0)
             if tickets_left <= 0 and not caesar_left:
-                return f"III +Ticket needs a second ticket for the {here}"
+                return _refuse(f"III +Ticket needs a second ticket for the {here}", "double-sale-ticket",
+                               line=LINE_KEYS[self.res_line])
         return None
 
     def _check_skip(self, a: Action, seat: int, kind: str) -> str | None:
@@ -657,7 +692,8 @@ class CircusMaximusState(State[CircusMaximusOptions]):
             return self._wrong_time(kind)
         v = self.res_line - 2
         if self.tickets[seat] & self.data.venue_ticket_masks[v]:
-            return f"you hold a ticket for the {LINE_NAMES[self.res_line]}, so your trader must sell it"
+            return _refuse(f"you hold a ticket for the {LINE_NAMES[self.res_line]}, so your trader must sell it",
+                           "must-sell", line=LINE_KEYS[self.res_line])
         return None
 
     # ================================================================ moves

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...core.errors import Refusal
 from ...core.game import Action, Game, SeatView, State
 from ...core.provenance import OURS, DataValue
 from ...core.rng import Rng
@@ -19,7 +20,7 @@ from .actions import action_from_json
 from .cards import OURS_SETS
 from .codec import position_to_state
 from .options import GladiusOptions
-from .rules import GladiusState, Setup, build_setup, illegal_reason
+from .rules import GAME_OVER, NOT_YOUR_DECISION, GladiusState, Setup, build_setup, illegal_reason
 from .sampler import sample_state
 from .views import OVER, PHASE_OF, GladiusObservation
 
@@ -98,7 +99,8 @@ class GladiusGame(Game):
         held = {setup.index[k] for k in obs.hand}
         phase = PHASE_OF[obs.phase]
         if obs.to_act != view.seat:
-            return "the game is over" if phase == OVER else "it is not your decision now"
+            return (Refusal("the game is over", GAME_OVER) if phase == OVER
+                    else Refusal("it is not your decision now", NOT_YOUR_DECISION))
         return illegal_reason(setup, phase=phase, side=view.seat, held=held, hand_size=len(obs.hand),
                               hand_limit=obs.hand_limit,
                               barred=-1 if obs.barred is None else setup.index[obs.barred],

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...core.bits import popcount
-from ...core.errors import IllegalAction
+from ...core.errors import IllegalAction, Refusal
 from ...core.game import CHANCE, Action, Game, State
 from ...core.memo import BoundedMemo
 from ...core.rng import Rng
@@ -73,7 +73,10 @@ from .views import (
     build_observation,
 )
 
-__all__ = ["GladiusState", "Setup", "build_setup", "illegal_reason", "playable_attack", "unusable_reason"]
+__all__ = ["ATTACK_PHASE", "BLOCK_CANNOT_STOP", "COSTS_NEXT_ATTACK", "DEFENDING", "EVADED_LAST_TURN", "GAME_OVER",
+           "MUST_ATTACK", "MUST_DISCARD", "NOT_AN_ATTACK", "NOT_A_DEFENCE", "NOT_A_MOVE", "NOT_HELD", "NOT_USABLE",
+           "NOT_YOUR_DECISION", "NO_DECISION", "NO_SUCH_CARD", "SHARED_NOT_USABLE", "GladiusState", "Setup",
+           "build_setup", "illegal_reason", "playable_attack", "unusable_reason"]
 
 
 # ----------------------------------------------------------------------------- setup
@@ -302,10 +305,31 @@ def _low(mask: int) -> int:
 
 
 # ----------------------------------------------------------------------------- reasons
+# The codes of the reasons a move is refused (a Refusal's code; its params in the comment, codes
+# and numbers only): a client writes the reason in its reader's language from them (docs/i18n.md).
+NOT_A_MOVE = "gladius.not-a-move"  # (none): a chance outcome or the solo opponent's play
+GAME_OVER = "game-over"  # (none): the core code, every client knows it
+NO_DECISION = "gladius.no-decision"  # (none)
+MUST_DISCARD = "gladius.must-discard"  # count: cards held; limit: the hand limit
+ATTACK_PHASE = "gladius.attack-phase"  # (none)
+DEFENDING = "gladius.defending"  # (none)
+MUST_ATTACK = "gladius.must-attack"  # card: the key ("secutor/Sword Stab") of a playable attack
+NO_SUCH_CARD = "gladius.no-such-card"  # card: the key asked for
+NOT_HELD = "gladius.not-held"  # card: the key
+NOT_AN_ATTACK = "gladius.not-an-attack"  # card: the key (a defence card)
+EVADED_LAST_TURN = "gladius.evaded-last-turn"  # card: the key of the Evade that bars the attack
+COSTS_NEXT_ATTACK = "gladius.costs-next-attack"  # card: the key of the attack that bars this one
+NOT_A_DEFENCE = "gladius.not-a-defence"  # card: the key (an attack card)
+BLOCK_CANNOT_STOP = "gladius.block-cannot-stop"  # card: the key of the immobilizing attack
+SHARED_NOT_USABLE = "gladius.shared-not-usable"  # card: the key; fighter: the type's id
+NOT_USABLE = "gladius.not-usable"  # card: the key; owner: the set's id; fighter: the type's id
+NOT_YOUR_DECISION = "gladius.not-your-decision"  # (none): a view's seat that does not decide now
+
+
 def illegal_reason(setup: Setup, *, phase: int, side: int, held: Collection[int], hand_size: int,
                    hand_limit: int, barred: int, pending: int, action: Action,
-                   compulsory: bool = False) -> str | None:
-    """Why fighter ``side`` may not play ``action`` now (player-readable), or None if it may.
+                   compulsory: bool = False) -> Refusal | None:
+    """Why fighter ``side`` may not play ``action`` now (the English sentence, with its code), or None if it may.
 
     Shared by :meth:`GladiusState.why_illegal` and the terminal, which explains every card
     in hand from the seat's observation alone. ``compulsory`` is the option ``attack =
@@ -313,33 +337,35 @@ def illegal_reason(setup: Setup, *, phase: int, side: int, held: Collection[int]
     """
     t = type(action)
     if t not in PLAYER_ACTIONS:
-        return "that is not a player's move: it belongs to the deck or to the solo opponent"
+        return Refusal("that is not a player's move: it belongs to the deck or to the solo opponent", NOT_A_MOVE)
     if phase == OVER:
-        return "the game is over"
+        return Refusal("the game is over", GAME_OVER)
     expected = {DISCARD: Discard, ATTACK: Attack, DEFEND: Defend}.get(phase)
     if expected is None:
-        return "no fighter decides anything now"
+        return Refusal("no fighter decides anything now", NO_DECISION)
     if t is not expected:
         if phase == DISCARD:
-            return f"you hold {hand_size} cards: first discard down to {hand_limit}"
+            return Refusal(f"you hold {hand_size} cards: first discard down to {hand_limit}", MUST_DISCARD,
+                           {"count": hand_size, "limit": hand_limit})
         if phase == ATTACK:
-            return "this is your attack phase: play an attack card, or no attack"
-        return "you are defending: play a defence card, or no defence"
+            return Refusal("this is your attack phase: play an attack card, or no attack", ATTACK_PHASE)
+        return Refusal("you are defending: play a defence card, or no defence", DEFENDING)
     card = action.card  # type: ignore[attr-defined]
     if card is None:
         if t is Attack and compulsory and barred < 0:
             playable = playable_attack(setup, side, held)
             if playable >= 0:
-                return (f"attacking is compulsory (option attack = compulsory, the rulebook's reading): "
-                        f"you hold {card_label(setup.keys[playable])}, which you can play")
+                return Refusal(f"attacking is compulsory (option attack = compulsory, the rulebook's reading): "
+                               f"you hold {card_label(setup.keys[playable])}, which you can play", MUST_ATTACK,
+                               {"card": setup.keys[playable]})
         return None
     k = setup.index.get(card)
     if k is None:
-        return f"there is no {card_name(card)} card in this game"
+        return Refusal(f"there is no {card_name(card)} card in this game", NO_SUCH_CARD, {"card": card})
     c = setup.kinds[k]
     label = card_label(card)
     if k not in held:
-        return f"you do not hold {label}"
+        return Refusal(f"you do not hold {label}", NOT_HELD, {"card": card})
     if t is Discard:
         return None
     why = unusable_reason(setup, side, k)
@@ -347,17 +373,20 @@ def illegal_reason(setup: Setup, *, phase: int, side: int, held: Collection[int]
         return why
     if t is Attack:
         if not c.is_attack:
-            return f"{label} is a defence card, not an attack"
+            return Refusal(f"{label} is a defence card, not an attack", NOT_AN_ATTACK, {"card": card})
         if barred >= 0:
             b = setup.kinds[barred]
             if b.is_evade:
-                return f"you may not attack this turn: you evaded with {b.name} last turn"
-            return f"you may not attack this turn: a {b.name} costs your next attack"
+                return Refusal(f"you may not attack this turn: you evaded with {b.name} last turn", EVADED_LAST_TURN,
+                               {"card": b.key})
+            return Refusal(f"you may not attack this turn: a {b.name} costs your next attack", COSTS_NEXT_ATTACK,
+                           {"card": b.key})
         return None
     if not c.is_defence:
-        return f"{label} is an attack card; to defend play a Block or an Evade"
+        return Refusal(f"{label} is an attack card; to defend play a Block or an Evade", NOT_A_DEFENCE, {"card": card})
     if pending >= 0 and c.is_block and setup.kinds[pending].immobilize:
-        return f"a Block cannot stop {setup.kinds[pending].name}, which immobilizes; only an Evade can"
+        return Refusal(f"a Block cannot stop {setup.kinds[pending].name}, which immobilizes; only an Evade can",
+                       BLOCK_CANNOT_STOP, {"card": setup.kinds[pending].key})
     return None
 
 
@@ -371,7 +400,7 @@ def playable_attack(setup: Setup, side: int, held: Iterable[int]) -> int:
     return -1
 
 
-def unusable_reason(setup: Setup, side: int, k: int) -> str | None:
+def unusable_reason(setup: Setup, side: int, k: int) -> Refusal | None:
     """Why fighter ``side`` can never play a card of kind ``k`` (another type's card), or None.
 
     The first check of :func:`illegal_reason` once the card is held; observations use it to
@@ -383,8 +412,10 @@ def unusable_reason(setup: Setup, side: int, k: int) -> str | None:
     label = card_label(c.key)
     me = setup.sides[side].name
     if c.set_id == SHARED_ID:
-        return f"{label} is a shared card, but a {me} cannot use it"
-    return f"{label} is a {setup.set_name(c.set_id)} card; a {me} cannot use it"
+        return Refusal(f"{label} is a shared card, but a {me} cannot use it", SHARED_NOT_USABLE,
+                       {"card": c.key, "fighter": setup.sides[side].id})
+    return Refusal(f"{label} is a {setup.set_name(c.set_id)} card; a {me} cannot use it", NOT_USABLE,
+                   {"card": c.key, "owner": c.set_id, "fighter": setup.sides[side].id})
 
 
 # ----------------------------------------------------------------------------- state

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...core.bits import bits_list, nth_bit
-from ...core.errors import IllegalAction
+from ...core.errors import IllegalAction, Refusal
 from ...core.game import CHANCE, Action, Game, State
 from ...core.rng import Rng
 from .actions import (
@@ -197,6 +197,18 @@ def _attacks(targets: int) -> tuple[Action, ...]:
 
 
 # --------------------------------------------------------------------------- state
+
+REFUSAL = "gorus-arena."
+"""The prefix of this game's refusal codes (a Refusal's code: ``gorus-arena.hand-full``...). Their
+params are codes and numbers only: ``card``/``target`` a card's index, ``kind`` a kind's key
+("tired-fighter"), ``limit``, ``cost``, ``coins``, ``position`` numbers."""
+
+
+def _refuse(text: str, code: str, **params: Any) -> Refusal:
+    """A refused move: the English sentence, with its code (``REFUSAL`` + ``code``) and params."""
+    return Refusal(text, REFUSAL + code, params)
+
+
 class GorusArenaState(State[GorusArenaOptions]):
     """A Gorus Arena position. Mutable for speed; :meth:`clone` copies every list."""
 
@@ -581,9 +593,10 @@ class GorusArenaState(State[GorusArenaOptions]):
         if type(action) is Pick or self.picker() == seat:
             return self._why_pick(action, seat)
         if isinstance(action, (Place, Done)):
-            return "planning is over for this round; now the revealed cards are carried out"
+            return _refuse("planning is over for this round; now the revealed cards are carried out", "planning-over")
         if self.phase != EXEC or self.pending is None or self.pending[0] != seat:
-            return "it is not your turn" if self.phase != OVER else "the game is over"
+            return (_refuse("it is not your turn", "not-your-turn") if self.phase != OVER
+                    else Refusal("the game is over", "game-over"))
         card = self.pending[1]
         acts = ACTIONS[card]
         name = NAME[card]
@@ -591,73 +604,86 @@ class GorusArenaState(State[GorusArenaOptions]):
         if type(action) is Pass:
             return None
         if type(action) is Income:
-            return None if "income" in acts else f"your {name} cannot take income (it can: {can})"
+            if "income" in acts:
+                return None
+            return _refuse(f"your {name} cannot take income (it can: {can})", "cannot-income", card=card)
         if type(action) is Recruit:
             return self._why_recruit(action.card, seat, card)
         if type(action) is Attack:
             return self._why_attack(action.target, seat, card)
-        return f"{action} is not a move a player makes"
+        return _refuse(f"{action} is not a move a player makes", "not-a-move", action=str(action))
 
     def _why_plan(self, action: Action, seat: int) -> str | None:
         if self.ready[seat]:
-            return "your plan for this round is already complete"
+            return _refuse("your plan for this round is already complete", "plan-complete")
         if type(action) is Place:
             if not self.hand[seat] & KIND_MASK.get(action.card, 0):
-                return f"you have no {KIND_BY_KEY[action.card].name} in your hand"
+                return _refuse(f"you have no {KIND_BY_KEY[action.card].name} in your hand", "not-in-hand",
+                               kind=action.card)
             return None
         if type(action) is Done:
             if not self.options.free_plan:
-                return (f"every card in your hand goes into your plan: a hand holds at most {HAND_LIMIT} cards, "
-                        "so you always play them all (the free-plan option allows stopping early)")
+                return _refuse(f"every card in your hand goes into your plan: a hand holds at most {HAND_LIMIT} cards, "
+                               "so you always play them all (the free-plan option allows stopping early)", "plan-all",
+                               limit=HAND_LIMIT)
             if not self.plan[seat]:
-                return "put at least one card in your plan first"
+                return _refuse("put at least one card in your plan first", "plan-empty")
             return None
-        return "it is the planning phase: put the cards of your hand into your plan, in the order to play them"
+        return _refuse("it is the planning phase: put the cards of your hand into your plan, in the order to play them",
+                       "planning")
 
     def _why_pick(self, action: Action, seat: int) -> str | None:
         if self.picker() != seat:
-            return "only a player whose hand is empty after drawing takes cards from the market, and not now"
+            return _refuse("only a player whose hand is empty after drawing takes cards from the market, and not now",
+                           "not-picking")
         if type(action) is not Pick:
-            return "your hand is empty: take a gladiator from the market first (it is free)"
+            return _refuse("your hand is empty: take a gladiator from the market first (it is free)", "pick-first")
         kind = KIND_BY_KEY.get(action.card)
         if kind is None or not kind.gladiator:
-            return "only gladiators refill an empty hand, not action cards"
+            return _refuse("only gladiators refill an empty hand, not action cards", "pick-gladiator")
         if not self.market & KIND_MASK[action.card]:
-            return f"there is no {kind.name} left in the market"
+            return _refuse(f"there is no {kind.name} left in the market", "none-left", kind=action.card)
         return None
 
     def _why_recruit(self, key: str, seat: int, card: int) -> str | None:
         if "recruit" not in ACTIONS[card]:
-            return f"your {NAME[card]} cannot recruit (it can: {'/'.join(ACTIONS[card])})"
+            return _refuse(f"your {NAME[card]} cannot recruit (it can: {'/'.join(ACTIONS[card])})", "cannot-recruit",
+                           card=card)
         kind = KIND_BY_KEY[key]
         if not self.market & KIND_MASK[key]:
             if not self.options.armoury and not kind.gladiator:
-                return f"{kind.name} is an action card and this game has no armoury"
-            return f"there is no {kind.name} left in the market"
+                return _refuse(f"{kind.name} is an action card and this game has no armoury", "no-armoury", kind=key)
+            return _refuse(f"there is no {kind.name} left in the market", "none-left", kind=key)
         if self.hand[seat].bit_count() >= HAND_LIMIT:
-            return f"your hand is full ({HAND_LIMIT} cards); a recruit joins your hand"
+            return _refuse(f"your hand is full ({HAND_LIMIT} cards); a recruit joins your hand", "hand-full",
+                           limit=HAND_LIMIT)
         if kind.cost > self.coins[seat]:
-            return f"{kind.name} costs {kind.cost} coins and you have {self.coins[seat]}"
+            return _refuse(f"{kind.name} costs {kind.cost} coins and you have {self.coins[seat]}", "too-dear", kind=key,
+                           cost=kind.cost, coins=self.coins[seat])
         return None
 
     def _why_attack(self, target: int, seat: int, card: int) -> str | None:
         if "attack" not in ACTIONS[card]:
-            return f"your {NAME[card]} cannot attack (it can: {'/'.join(ACTIONS[card])})"
+            return _refuse(f"your {NAME[card]} cannot attack (it can: {'/'.join(ACTIONS[card])})", "cannot-attack",
+                           card=card)
         if not 0 <= target < NUM_CARDS:
-            return "there is no such card"
+            return _refuse("there is no such card", "no-such-card", target=target)
         if self.dead >> target & 1:
-            return f"that {NAME[target]} is already dead"
+            return _refuse(f"that {NAME[target]} is already dead", "already-dead", target=target)
         if not GLADIATOR_MASK >> target & 1:
-            return f"{NAME[target]} is an action card, not a gladiator; only gladiators can be attacked"
+            return _refuse(f"{NAME[target]} is an action card, not a gladiator; only gladiators can be attacked",
+                           "not-a-gladiator", target=target)
         if self.owned(seat) >> target & 1:
-            return "you cannot attack your own gladiator"
+            return _refuse("you cannot attack your own gladiator", "own-gladiator", target=target)
         if not self.targets(seat) >> target & 1:
             if self.options.attack_targets == "bout":
-                return (f"that {NAME[target]} is not in this auction; a card can only attack the rival cards "
-                        f"planned at the same position (position {self.slot + 1})")
+                return _refuse(f"that {NAME[target]} is not in this auction; a card can only attack the rival cards "
+                               f"planned at the same position (position {self.slot + 1})", "not-in-auction",
+                               target=target, position=self.slot + 1)
             if self.options.attack_targets == "arena":
-                return f"that {NAME[target]} is not in the arena this round; only revealed gladiators can be attacked"
-            return f"that {NAME[target]} belongs to no opponent"
+                return _refuse(f"that {NAME[target]} is not in the arena this round; only revealed gladiators "
+                               "can be attacked", "not-in-arena", target=target)
+            return _refuse(f"that {NAME[target]} belongs to no opponent", "not-an-opponents", target=target)
         return None
 
     def apply(self, action: Action, seat: int | None = None) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import argparse
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.console import Console
@@ -24,9 +24,11 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from ...core.errors import IllegalAction
 from ...core.game import Action, Game, SeatView
 from ...core.terminal import TerminalAdapter
-from .actions import Done, Draw, MarketDraw, Pass, Pick, Place, Recruit
+from ...i18n import N_, _, format_number, ngettext
+from .actions import INCOME, Attack, Done, Draw, Income, MarketDraw, Pass, Pick, Place, Recruit
 from .cards import (
     ACTIONS,
     CARD,
@@ -41,22 +43,76 @@ from .cards import (
     kinds_in,
     ours_fields,
 )
+from .events import (
+    ATTACK_EV,
+    AUCTION,
+    DOWN,
+    DRAWS,
+    GAME_OVER,
+    GUARDED,
+    GUARDS,
+    INCOME_EV,
+    MARKET,
+    NO_ATTACK,
+    NO_RECRUIT,
+    PASSES,
+    RECRUITS,
+    RESHUFFLE,
+    REVEAL,
+    ROUND,
+    TIE,
+    Event,
+)
 from .options import AUCTIONS, REFILLS, USED_CARDS
-from .rules import COINS_PER_POINT
+from .rules import COINS_PER_POINT, REFUSAL
 from .views import GorusArenaObservation
 
 __all__ = [
-    "ACTION_STYLE", "ADAPTER", "EVENT_LINES", "OURS_LEGEND", "OURS_MARK", "PHASE_TEXT", "GorusArenaAdapter",
-    "card_text", "cards_text", "kind_counts",
+    "ACTION_STYLE", "ACTION_WORDS", "ADAPTER", "EVENT_LINES", "KIND_WORDS", "OURS_LEGEND", "OURS_MARK", "PHASE_TEXT",
+    "TITLE", "GorusArenaAdapter", "card_label", "card_name", "card_text", "cards_text", "event_line", "kind_counts",
+    "refusal_text",
 ]
 
 ACTION_STYLE = {"attack": "red", "defence": "blue", "recruit": "magenta", "income": "yellow"}
-PHASE_TEXT = {"plan": "planning", "exec": "execution", "draw": "drawing", "over": "game over"}
+ACTION_WORDS = {"attack": N_("attack"), "defence": N_("defence"), "recruit": N_("recruit"), "income": N_("income")}
+"""The four actions as a card shows them."""
+PHASE_TEXT = {"plan": N_("planning"), "exec": N_("execution"), "draw": N_("drawing"), "over": N_("game over")}
 EVENT_LINES = 14
 OURS_MARK = "✱"
-OURS_LEGEND = (f"{OURS_MARK} a value the source text does not give (chosen by Ludus): it has no card list, and "
-               "gives only the Tired Fighter's defence 2 and the Professional Gladiator's cost 3, in its examples. "
-               "'ludus games gorus-arena' lists every such value.")
+_OURS_LEGEND = N_("{mark} a value the source text does not give (chosen by Ludus): it has no card list, and gives "
+                  "only the Tired Fighter's defence {defence} and the Professional Gladiator's cost {cost}, in its "
+                  "examples. 'ludus games gorus-arena' lists every such value.")
+OURS_LEGEND = _OURS_LEGEND.format(mark=OURS_MARK, defence=2, cost=3)
+"""The legend under the market, in English (the terminal shows it in the reader's language)."""
+TITLE = N_("Gorus Arena")
+"""The game's title (``GorusArenaGame.title``), shown through ``_()`` where a player reads it."""
+KIND_WORDS = (
+    N_("Tired Fighter"), N_("Slave"), N_("Professional Gladiator"), N_("Retiarius"), N_("Eques"), N_("Provocator"),
+    N_("Thraex"), N_("Murmillo"), N_("Hoplomachus"), N_("Secutor"), N_("Rudiarius"), N_("Dimachaerus"),
+    N_("Champion of the Arena"), N_("Ambush"), N_("Thumbs Down"), N_("Shield Wall"), N_("Testudo"),
+    N_("Lanista's Favour"), N_("Patron's Purse"),
+)
+"""The card kinds' names as the card file writes them (data/cards.toml), for the catalogs; each is
+shown through ``_()`` (a test checks the list is complete)."""
+
+
+def card_name(card: int) -> str:
+    """A card's name ("Tired Fighter") in the language in use."""
+    return _(NAME[card])
+
+
+def kind_name(key: str) -> str:
+    """A card kind's name by its key, in the language in use."""
+    return _(KIND_BY_KEY[key].name)
+
+
+def _acts(actions: Sequence[str]) -> str:
+    return "/".join(_(ACTION_WORDS[a]) if a in ACTION_WORDS else a for a in actions)
+
+
+def card_label(card: int) -> str:
+    """A card with its action(s) and strength ("Tired Fighter (income 2)"), in the language in use."""
+    return f"{card_name(card)} ({_acts(ACTIONS[card])} {format_number(STRENGTH[card])})"
 
 
 def _ours(kind: CardKind, field: str, value: str) -> Text:
@@ -73,15 +129,15 @@ def card_text(card: int, *, dead: bool = False, acted: bool = False, acting: boo
     text = Text()
     if acting:
         text.append("▶ ", style="bold green")
-    text.append(NAME[card], style="strike dim" if dead else ("dim" if acted else "bold"))
+    text.append(card_name(card), style="strike dim" if dead else ("dim" if acted else "bold"))
     text.append(" [")
     for i, a in enumerate(acts):
         if i:
             text.append("/")
-        text.append(a, style=ACTION_STYLE[a])
-    text.append(f" {STRENGTH[card]}]")
+        text.append(_(ACTION_WORDS[a]), style=ACTION_STYLE[a])
+    text.append(f" {format_number(STRENGTH[card])}]")
     if CARD[card].gladiator:
-        text.append(f" def {DEFENCE[card]} · {POINTS[card]} pts", style="dim")
+        text.append(" " + _("def {defence} · {points} pts", defence=DEFENCE[card], points=POINTS[card]), style="dim")
     if ours_fields(CARD[card]):  # some of these values are ours (the key is under the market)
         text.append(f" {OURS_MARK}", style="dim")
     if dead:
@@ -112,8 +168,147 @@ def kind_counts(cards: tuple[int, ...]) -> str:
     counts = []
     for key in kinds_in(mask):
         n = sum(1 for c in cards if CARD[c].key == key)
-        counts.append(f"{KIND_BY_KEY[key].name}{f' ×{n}' if n > 1 else ''}")
-    return ", ".join(counts) or "—"
+        counts.append(f"{kind_name(key)}{f' ×{format_number(n)}' if n > 1 else ''}")
+    return _(", ").join(counts) or "—"
+
+
+def _seat(s: int) -> str:
+    """A seat as the log names it ("Seat 2"), in the language in use."""
+    return _("Seat {number}", number=s + 1)
+
+
+def _who(seat: str, card: int) -> str:
+    return _("{seat}'s {card}", seat=seat, card=card_name(card))
+
+
+def event_line(event: Event, seat: Callable[[int], str] = _seat) -> str:
+    """A log line in the language in use (the English is :func:`.events.event_text`), seats named
+    by ``seat``; a line read back from a position as text stays as it is."""
+    if isinstance(event, str):
+        return event
+    code, *v = event
+    if code == ROUND:
+        return _("— Round {round} of {rounds}: {seat} starts —", round=v[0], rounds=v[1], seat=seat(v[2]))
+    if code == REVEAL:
+        return _("{seat} reveals: {cards}", seat=seat(v[0]),
+                 cards=_(", ").join(card_label(c) for c in v[1]) or _("nothing"))
+    if code == GUARDED:
+        return _("{seat}'s gladiators are guarded: defence at least {shield}", seat=seat(v[0]), shield=v[1])
+    if code == AUCTION:
+        if v[0]:
+            return _("Auction {number}: {seat} wins with strength {strength}", number=v[0], seat=seat(v[1]),
+                     strength=v[2])
+        return _("Auction: {seat} wins with strength {strength}", seat=seat(v[1]), strength=v[2])
+    if code == TIE:
+        if v[0]:
+            return _("Auction {number}: tie at strength {strength}, nobody wins; turn order", number=v[0],
+                     strength=v[1])
+        return _("Auction: tie at strength {strength}, nobody wins; turn order", strength=v[1])
+    if code == DOWN:
+        return _("{card} is down but still acts: the auction was tied", card=_who(seat(v[0]), v[1]))
+    if code == INCOME_EV:
+        return _("{card}: income, +{count} coins", card=_who(seat(v[0]), v[1]), count=INCOME)
+    if code == GUARDS:
+        return _("{card} guards: defence at least {shield} for the rest of the round", card=_who(seat(v[0]), v[1]),
+                 shield=v[2])
+    if code == NO_RECRUIT:
+        who = _who(seat(v[0]), v[1])
+        return _("{card}: no recruit (hand full)", card=who) if v[2] else \
+            _("{card}: no recruit (cannot afford anything)", card=who)
+    if code == NO_ATTACK:
+        return _("{card}: nobody to attack", card=_who(seat(v[0]), v[1]))
+    if code == GAME_OVER:
+        return _("Game over: {scores}",
+                 scores=_(", ").join(f"{seat(s)} {format_number(x)}" for s, x in enumerate(v[0])))
+    if code == RESHUFFLE:
+        return _("{seat} turns the discard pile into a new draw pile", seat=seat(v[0]))
+    if code == DRAWS:
+        return ngettext("{seat} draws {count} card", "{seat} draws {count} cards", v[1], seat=seat(v[0]), count=v[1])
+    if code == MARKET:
+        if v[2]:
+            return _("{seat}'s hand is empty: picks {card} from the market", seat=seat(v[0]), card=card_name(v[1]))
+        return _("{seat}'s hand is empty: takes {card} from the market", seat=seat(v[0]), card=card_name(v[1]))
+    if code == RECRUITS:
+        return _("{card} recruits {kind} for {cost} coins", card=_who(seat(v[0]), v[1]), kind=kind_name(v[2]),
+                 cost=v[3])
+    if code == PASSES:
+        return _("{card} passes", card=_who(seat(v[0]), v[1]))
+    if code == ATTACK_EV:
+        s, card, victim, target, guard, killed = v
+        attacker, defender = _who(seat(s), card), _who(seat(victim), target)
+        if killed:
+            return _("{attacker} (strength {strength}) attacks {defender} (defence {guard}): killed",
+                     attacker=attacker, strength=STRENGTH[card], defender=defender, guard=guard)
+        return _("{attacker} (strength {strength}) attacks {defender} (defence {guard}): the attack fails",
+                 attacker=attacker, strength=STRENGTH[card], defender=defender, guard=guard)
+    return str(event)
+
+
+def refusal_text(code: str | None, params: dict[str, Any]) -> str | None:
+    """A Gorus Arena refusal (its code and params, :mod:`ludus.games.gorus_arena.rules`) in the
+    language in use; None for a code that is not this game's."""
+    if not code or not code.startswith(REFUSAL):
+        return None
+    key, p = code[len(REFUSAL):], params
+    if key == "planning-over":
+        return _("planning is over for this round; now the revealed cards are carried out")
+    if key == "not-your-turn":
+        return _("it is not your turn")
+    if key == "cannot-income":
+        return _("your {card} cannot take income (it can: {actions})", card=card_name(p["card"]),
+                 actions=_acts(ACTIONS[p["card"]]))
+    if key == "not-a-move":
+        return _("{action} is not a move a player makes", action=p["action"])
+    if key == "plan-complete":
+        return _("your plan for this round is already complete")
+    if key == "not-in-hand":
+        return _("you have no {kind} in your hand", kind=kind_name(p["kind"]))
+    if key == "plan-all":
+        return _("every card in your hand goes into your plan: a hand holds at most {limit} cards, so you always "
+                 "play them all (the free-plan option allows stopping early)", limit=p["limit"])
+    if key == "plan-empty":
+        return _("put at least one card in your plan first")
+    if key == "planning":
+        return _("it is the planning phase: put the cards of your hand into your plan, in the order to play them")
+    if key == "not-picking":
+        return _("only a player whose hand is empty after drawing takes cards from the market, and not now")
+    if key == "pick-first":
+        return _("your hand is empty: take a gladiator from the market first (it is free)")
+    if key == "pick-gladiator":
+        return _("only gladiators refill an empty hand, not action cards")
+    if key == "none-left":
+        return _("there is no {kind} left in the market", kind=kind_name(p["kind"]))
+    if key == "cannot-recruit":
+        return _("your {card} cannot recruit (it can: {actions})", card=card_name(p["card"]),
+                 actions=_acts(ACTIONS[p["card"]]))
+    if key == "no-armoury":
+        return _("{kind} is an action card and this game has no armoury", kind=kind_name(p["kind"]))
+    if key == "hand-full":
+        return _("your hand is full ({limit} cards); a recruit joins your hand", limit=p["limit"])
+    if key == "too-dear":
+        return _("{kind} costs {cost} coins and you have {coins}", kind=kind_name(p["kind"]), cost=p["cost"],
+                 coins=p["coins"])
+    if key == "cannot-attack":
+        return _("your {card} cannot attack (it can: {actions})", card=card_name(p["card"]),
+                 actions=_acts(ACTIONS[p["card"]]))
+    if key == "no-such-card":
+        return _("there is no such card")
+    if key == "already-dead":
+        return _("that {card} is already dead", card=card_name(p["target"]))
+    if key == "not-a-gladiator":
+        return _("{card} is an action card, not a gladiator; only gladiators can be attacked",
+                 card=card_name(p["target"]))
+    if key == "own-gladiator":
+        return _("you cannot attack your own gladiator")
+    if key == "not-in-auction":
+        return _("that {card} is not in this auction; a card can only attack the rival cards planned at the same "
+                 "position (position {position})", card=card_name(p["target"]), position=p["position"])
+    if key == "not-in-arena":
+        return _("that {card} is not in the arena this round; only revealed gladiators can be attacked",
+                 card=card_name(p["target"]))
+    if key == "not-an-opponents":
+        return _("that {card} belongs to no opponent", card=card_name(p["target"]))
+    return None
 
 
 class GorusArenaAdapter(TerminalAdapter):
@@ -161,34 +356,66 @@ class GorusArenaAdapter(TerminalAdapter):
         out.extend((a, True) for a in legal if isinstance(a, Pass))
         return out
 
+    def label(self, action: Action) -> str:
+        """A move as the move list names it, in the language in use (the English label may be typed too)."""
+        a: Any = action
+        if isinstance(action, Place):
+            kind = KIND_BY_KEY[a.card]
+            return _("plan {kind} ({actions} {strength})", kind=_(kind.name), actions=_acts(kind.actions),
+                     strength=kind.strength)
+        if isinstance(action, Done):
+            return _("finish plan")
+        if isinstance(action, Attack):
+            return _("attack {card} #{number}", card=card_name(a.target), number=a.target)
+        if isinstance(action, Recruit):
+            kind = KIND_BY_KEY[a.card]
+            return ngettext("recruit {kind} ({count} coin)", "recruit {kind} ({count} coins)", kind.cost,
+                            kind=_(kind.name), count=kind.cost)
+        if isinstance(action, Income):
+            return _("take income ({count} coins)", count=INCOME)
+        if isinstance(action, Pass):
+            return _("pass")
+        if isinstance(action, Pick):
+            return _("take {kind} from the market (free: your hand is empty)", kind=kind_name(a.card))
+        if isinstance(action, Draw):
+            return _("{seat} draws {card}", seat=_seat(a.seat), card=card_name(a.card))
+        if isinstance(action, MarketDraw):
+            return _("{seat} takes {card} from the market", seat=_seat(a.seat), card=card_name(a.card))
+        return action.label
+
+    def describe_refusal(self, error: IllegalAction) -> str:
+        return refusal_text(error.code, error.params) or super().describe_refusal(error)
+
     # ------------------------------------------------------------- drawing
     def _seat_table(self, obs: GorusArenaObservation, seat_names: list[str]) -> Table:
         table = Table(title=None, expand=False, show_lines=True)
-        table.add_column("seat")
-        table.add_column("coins", justify="right")
-        table.add_column("score", justify="right")
-        table.add_column("hand · plan · pile · discard", justify="center")
-        table.add_column("arena (this round)")
-        table.add_column("team out of sight")
+        table.add_column(_("seat"))
+        table.add_column(_("coins"), justify="right")
+        table.add_column(_("score"), justify="right")
+        table.add_column(_("hand · plan · pile · discard"), justify="center")
+        table.add_column(_("arena (this round)"))
+        table.add_column(_("team out of sight"))
         acting = obs.pending[1] if obs.pending is not None else None
         for s in range(obs.players):
             name = Text(seat_names[s], style="bold cyan" if s == obs.seat else "")
             if s == obs.start:
                 name.append(" ★", style="yellow")
             if obs.phase == "plan":
-                name.append("\n(plan ready)" if obs.ready[s] else "\n(planning…)", style="dim")
+                name.append("\n" + (_("(plan ready)") if obs.ready[s] else _("(planning…)")), style="dim")
             if obs.shield[s]:
-                name.append(f"\nguard {obs.shield[s]}", style="blue")
-            piles = f"{obs.held[s]} · {obs.planned[s]} · {obs.deck_count[s]} · {len(obs.discard[s])}"
+                name.append("\n" + _("guard {shield}", shield=obs.shield[s]), style="blue")
+            piles = " · ".join(format_number(n) for n in (obs.held[s], obs.planned[s], obs.deck_count[s],
+                                                            len(obs.discard[s])))
             hidden = tuple(c for c in obs.reserve[s] if GLADIATOR_MASK >> c & 1)
-            table.add_row(name, str(obs.coins[s]), str(obs.scores[s]), piles,
+            table.add_row(name, format_number(obs.coins[s]), format_number(obs.scores[s]), piles,
                           cards_text(obs.arena[s], obs, acting), kind_counts(hidden) if hidden else "—")
         return table
 
     def _market_table(self, obs: GorusArenaObservation) -> Table:
-        table = Table(title="Market (gladiators) and armoury (action cards)", show_edge=False)
-        for col in ("card", "left", "cost", "action", "str", "def", "pts"):
-            table.add_column(col, justify="left" if col in ("card", "action") else "right")
+        table = Table(title=_("Market (gladiators) and armoury (action cards)"), show_edge=False)
+        for col, words in (("card", _("card")), ("left", _("left")), ("cost", _("cost")), ("action", _("action")),
+                           ("str", _("str")), ("def", _("def")), ("pts", _("pts"))):
+            table.add_column(words, justify="left" if col in ("card", "action") else "right")
         market = sum(1 << c for c in obs.market)
         for kind in KINDS:
             if kind.basic:
@@ -197,15 +424,16 @@ class GorusArenaAdapter(TerminalAdapter):
             if not left and not (market or kind.gladiator):
                 continue
             style = "" if left else "dim"
-            acts = _ours(kind, "actions", "/".join(kind.actions))
-            acts.stylize(ACTION_STYLE[kind.actions[0]], 0, len("/".join(kind.actions)))
-            name = _ours(kind, "name", kind.name)
+            words = _acts(kind.actions)
+            acts = _ours(kind, "actions", words)
+            acts.stylize(ACTION_STYLE[kind.actions[0]], 0, len(words))
+            name = _ours(kind, "name", _(kind.name))
             name.stylize(style)
-            table.add_row(name, str(left), _ours(kind, "cost", str(kind.cost)), acts,
-                          _ours(kind, "strength", str(kind.strength)),
-                          _ours(kind, "defence", str(kind.defence)) if kind.gladiator else "–",
-                          _ours(kind, "points", str(kind.points)) if kind.gladiator else "–")
-        table.caption = OURS_LEGEND
+            table.add_row(name, format_number(left), _ours(kind, "cost", format_number(kind.cost)), acts,
+                          _ours(kind, "strength", format_number(kind.strength)),
+                          _ours(kind, "defence", format_number(kind.defence)) if kind.gladiator else "–",
+                          _ours(kind, "points", format_number(kind.points)) if kind.gladiator else "–")
+        table.caption = _(_OURS_LEGEND, mark=OURS_MARK, defence=2, cost=3)
         table.caption_justify = "left"
         return table
 
@@ -214,20 +442,29 @@ class GorusArenaAdapter(TerminalAdapter):
         obs: GorusArenaObservation = view.observation
         seat = view.seat
         if obs.phase == "plan" and not obs.ready[seat]:
-            who = "Plan in secret" if name is None else f"{name} plans in secret"
-            return (f"{who}: the card to play in position {len(obs.plan) + 1} "
-                    "(position 1 is carried out first; higher strength acts earlier in each auction).")
+            if name is None:
+                return _("Plan in secret: the card to play in position {position} (position {first} is carried out "
+                         "first; higher strength acts earlier in each auction).", position=len(obs.plan) + 1, first=1)
+            return _("{name} plans in secret: the card to play in position {position} (position {first} is carried "
+                     "out first; higher strength acts earlier in each auction).", name=name,
+                     position=len(obs.plan) + 1, first=1)
         if obs.phase == "exec" and obs.pending is not None and obs.pending[0] == seat:
             card = obs.pending[1]
-            whose, has = ("Your", "You have") if name is None else (f"{name}'s", f"{name} has")
-            return (f"{whose} {NAME[card]} acts (auction {obs.slot + 1}): "
-                    f"{' or '.join(ACTIONS[card])}, or pass. {has} {obs.coins[seat]} coins.")
+            either = _("or")
+            actions = (" " + either + " ").join(_(ACTION_WORDS[a]) for a in ACTIONS[card])
+            if name is None:
+                return _("Your {card} acts (auction {number}): {actions}, or pass. You have {coins} coins.",
+                         card=card_name(card), number=obs.slot + 1, actions=actions, coins=obs.coins[seat])
+            return _("{name}'s {card} acts (auction {number}): {actions}, or pass. {name} has {coins} coins.",
+                     name=name, card=card_name(card), number=obs.slot + 1, actions=actions, coins=obs.coins[seat])
         if any(isinstance(a, Pick) for a in view.legal_actions):
             left = obs.draws[0][2] if obs.draws else 0
-            whose = "Your" if name is None else f"{name}'s"
-            return (f"{whose} hand is empty: take a gladiator from the market, free "
-                    f"({left} still to take).")
-        return "Waiting for the others."
+            if name is None:
+                return _("Your hand is empty: take a gladiator from the market, free ({count} still to take).",
+                         count=left)
+            return _("{name}'s hand is empty: take a gladiator from the market, free ({count} still to take).",
+                     name=name, count=left)
+        return _("Waiting for the others.")
 
     def render(self, console: Console, view: SeatView, seat_names: list[str], *, you: bool = True) -> None:
         obs: GorusArenaObservation = view.observation
@@ -235,16 +472,22 @@ class GorusArenaAdapter(TerminalAdapter):
         console.print(self._seat_table(obs, seat_names))
         console.print(self._market_table(obs))
         seat = view.seat
-        whose = "Your" if you else f"{seat_names[seat]}'s"
-        discard = "discard" if view.options.used_cards == "discard" else "used cards (out of play)"
+        used = view.options.used_cards == "discard"
         mine = Table.grid(padding=(0, 2))
         mine.add_column(style="bold")
         mine.add_column()
-        mine.add_row(f"{whose} hand", cards_text(obs.hand))
+        if you:
+            rows = [_("Your hand"), _("Your plan"), _("Your draw pile"),
+                    _("Your discard") if used else _("Your used cards (out of play)")]
+        else:
+            who = seat_names[seat]
+            rows = [_("{name}'s hand", name=who), _("{name}'s plan", name=who), _("{name}'s draw pile", name=who),
+                    _("{name}'s discard", name=who) if used else _("{name}'s used cards (out of play)", name=who)]
+        mine.add_row(rows[0], cards_text(obs.hand))
         if obs.phase == "plan":
-            mine.add_row(f"{whose} plan", cards_text(obs.plan))
-        mine.add_row(f"{whose} draw pile", Text(kind_counts(obs.deck)))
-        mine.add_row(f"{whose} {discard}", Text(kind_counts(obs.discard[seat])))
+            mine.add_row(rows[1], cards_text(obs.plan))
+        mine.add_row(rows[2], Text(kind_counts(obs.deck)))
+        mine.add_row(rows[3], Text(kind_counts(obs.discard[seat])))
         console.print(mine)
         self._events(console, obs)
         console.print(Text(self._prompt(view, None if you else seat_names[seat]), style="bold"))
@@ -256,32 +499,34 @@ class GorusArenaAdapter(TerminalAdapter):
         self._events(console, obs)
 
     def _header(self, console: Console, obs: GorusArenaObservation, seat_names: list[str]) -> None:
-        console.rule(f"[bold]Gorus Arena[/] · round {obs.round}/{obs.rounds} · {PHASE_TEXT[obs.phase]} · "
-                     f"★ starts: {seat_names[obs.start]}")
+        console.rule(_("[bold]{title}[/] · round {round}/{rounds} · {phase} · ★ starts: {name}", title=_(TITLE),
+                       round=obs.round, rounds=obs.rounds, phase=_(PHASE_TEXT[obs.phase]),
+                       name=seat_names[obs.start]))
         if obs.dead:
-            console.print(Text("Dead pile: ", style="red").append(kind_counts(obs.dead)))
+            console.print(Text(_("Dead pile: "), style="red").append(kind_counts(obs.dead)))
 
     def _events(self, console: Console, obs: GorusArenaObservation) -> None:
-        for line in obs.events[-EVENT_LINES:]:
-            console.print(Text("  " + line, style="dim"))
+        for event in _raw(obs)[-EVENT_LINES:]:
+            console.print(Text("  " + event_line(event), style="dim"))
 
     def show_chance(self, action: Action) -> bool:
         return isinstance(action, (Draw, MarketDraw))
 
     def describe_secret(self, seat_name: str) -> str:
         """The only secret move is a placement: worded as the placements the log may show."""
-        return f"[dim]{seat_name} lays a card face down[/]"
+        return "[dim]" + _("{name} lays a card face down", name=seat_name) + "[/]"
 
     def describe_action(self, seat_name: str, action: Action) -> str:
         if isinstance(action, Place):  # never the card: see the module's docstring
-            return f"{seat_name} lays a card face down"
+            return _("{name} lays a card face down", name=seat_name)
         if isinstance(action, Done):
-            return f"{seat_name} finishes the plan"
+            return _("{name} finishes the plan", name=seat_name)
         if isinstance(action, Draw):  # shown only to the drawer, or in a replay that shows everything
-            return f"Seat {action.seat + 1} draws {NAME[action.card]}"
+            return _("{seat} draws {card}", seat=_seat(action.seat), card=card_name(action.card))
         if isinstance(action, MarketDraw):
-            return f"Seat {action.seat + 1} takes {NAME[action.card]} from the market (empty hand)"
-        return f"{seat_name}: {action.label}"
+            return _("{seat} takes {card} from the market (empty hand)", seat=_seat(action.seat),
+                     card=card_name(action.card))
+        return f"{seat_name}: {self.label(action)}"
 
     def narrate(self, before: Any, after: Any, entries: Sequence[tuple[int, Action | str]],
                 seat_names: list[str]) -> list[str]:
@@ -295,52 +540,108 @@ class GorusArenaAdapter(TerminalAdapter):
         new = a.event_count - b.event_count
         if new <= 0:
             return []
-        lines = list(a.events[-new:])
+        events = list(_raw(a)[-new:])
         out = ["[dim]…[/]"] if new > len(a.events) else []
-        revealed = _reveals(lines, b, a)
-        for line in lines:
-            if _ECHO.search(line):
+
+        def seat(s: int) -> str:
+            label = seat_names[s] if 0 <= s < len(seat_names) else ""
+            own = label and not label.startswith(("Seat " + str(s + 1), _seat(s)))
+            return label if own else _seat(s)
+
+        revealed = _reveals(events, b, a)
+        for event in events:
+            if isinstance(event, str):  # a line read back from a position: English, as it was written
+                if not _ECHO.search(event):
+                    out.append(_styled(_auction_text(event, {s: [NAME[c] for c in cs] for s, cs in revealed.items()}),
+                                       seat_names))
                 continue
-            out.append(_styled(_auction_text(line, revealed), seat_names))
+            code = event[0]
+            if code in (RECRUITS, PASSES) or (code == MARKET and event[3]):
+                continue  # only repeats the move printed above
+            text = escape(_auction_line(event, revealed, seat) or event_line(event, seat))
+            if code in (ROUND, GAME_OVER):
+                out.append(f"[bold]{text}[/]")
+            elif code == ATTACK_EV and event[6]:
+                out.append(f"[red]{text}[/]")
+            elif code in (AUCTION, TIE):
+                out.append(f"[yellow]{text}[/]")
+            elif code == REVEAL:
+                out.append(f"[cyan]{text}[/]")
+            else:
+                out.append(f"[dim]{text}[/]")
         return out
 
     def render_final(self, console: Console, observation: Any, scores: list[float],
                      winners: list[int], seat_names: list[str]) -> None:
         obs: GorusArenaObservation = observation
-        console.rule("Game over")
-        table = Table("seat", "living gladiators", "gladiator pts", "coins", "coin pts", "total")
+        console.rule(_("Game over"))
+        table = Table(_("seat"), _("living gladiators"), _("gladiator pts"), _("coins"), _("coin pts"), _("total"))
         for s in range(obs.players):
             team = [c for c in obs.reserve[s] + obs.discard[s] + obs.arena[s]
                     if GLADIATOR_MASK >> c & 1 and c not in obs.dead]
             pts = sum(POINTS[c] for c in team)
-            mark = " [bold green]winner[/]" if s in winners else ""
-            table.add_row(seat_names[s] + mark, kind_counts(tuple(team)), str(pts), str(obs.coins[s]),
-                          str(obs.coins[s] // COINS_PER_POINT), f"{scores[s]:g}")
+            mark = " " + _("[bold green]winner[/]") if s in winners else ""
+            total = int(scores[s]) if float(scores[s]).is_integer() else scores[s]
+            table.add_row(seat_names[s] + mark, kind_counts(tuple(team)), format_number(pts),
+                          format_number(obs.coins[s]), format_number(obs.coins[s] // COINS_PER_POINT),
+                          format_number(total))
         console.print(table)
 
 
-_ECHO = re.compile(r" recruits .+ for \d+ coins$| passes$|: picks .+ from the market$")
-"""Log lines that only repeat the move printed above them."""
-_SEAT = re.compile(r"\bSeat (\d+)\b")
-_REVEAL = re.compile(r"^Seat (\d+) reveals: (.*)$")
-_AUCTION = re.compile(r"^Auction (\d+): Seat (\d+) wins with strength (\d+)$")
-_ROUND_AUCTION = re.compile(r"^Auction: Seat (\d+) wins with strength (\d+)$")
-_TIE = re.compile(r"^Auction (\d+): tie at strength (\d+), nobody wins; turn order$")
+def _raw(obs: GorusArenaObservation) -> Sequence[Event]:
+    """The observation's log as events (tuples), or as the text it holds when read from a position."""
+    return getattr(obs.events, "raw", obs.events)
 
 
-def _reveals(lines: list[str], before: GorusArenaObservation, after: GorusArenaObservation) -> dict[int, list[str]]:
-    """Each seat's revealed cards this round (labels), from the new reveal lines or else the arena."""
-    out: dict[int, list[str]] = {}
+def _auction_line(event: Event, revealed: dict[int, list[int]], seat: Callable[[int], str]) -> str | None:
+    """An auction line saying which card won (or which cards tied), and what winning means; None
+    for any other event."""
+    if isinstance(event, str):
+        return None
+    code, *v = event
+    if code == AUCTION:
+        k, s, best = v
+        if not k:
+            return _("Auction: {seat} wins with strength {strength}; it acts first at every position this round",
+                     seat=seat(s), strength=best)
+        cards = revealed.get(s, [])
+        if k - 1 < len(cards):
+            return _("Auction {number}: {seat} wins with {card} (strength {strength}) and acts first", number=k,
+                     seat=seat(s), card=card_name(cards[k - 1]), strength=best)
+        return _("Auction {number}: {seat} wins (strength {strength}) and acts first", number=k, seat=seat(s),
+                 strength=best)
+    if code == TIE and v[0]:
+        k, best = v
+        tied = [_who(seat(s), cards[k - 1]) for s, cards in sorted(revealed.items())
+                if k - 1 < len(cards) and STRENGTH[cards[k - 1]] == best]
+        if tied:
+            return _("Auction {number}: tie at strength {strength} ({cards}): nobody wins; the cards act in turn "
+                     "order", number=k, strength=best, cards=_(", ").join(tied))
+        return _("Auction {number}: tie at strength {strength}: nobody wins; the cards act in turn order", number=k,
+                 strength=best)
+    return None
+
+
+def _reveals(events: Sequence[Event], before: GorusArenaObservation,
+             after: GorusArenaObservation) -> dict[int, list[int]]:
+    """Each seat's revealed cards this round, from the new reveal events or else the arena."""
+    out: dict[int, list[int]] = {}
     for obs in (before, after):
         for s, cards in enumerate(obs.arena):
             if cards:
-                out[s] = [NAME[c] for c in cards]
-    for line in lines:
-        m = _REVEAL.match(line)
-        if m:
-            labels = [] if m.group(2) == "nothing" else m.group(2).split(", ")
-            out[int(m.group(1)) - 1] = [label.rsplit(" (", 1)[0] for label in labels]  # the name only
+                out[s] = list(cards)
+    for event in events:
+        if not isinstance(event, str) and event[0] == REVEAL:
+            out[event[1]] = list(event[2])
     return out
+
+
+_ECHO = re.compile(r" recruits .+ for \d+ coins$| passes$|: picks .+ from the market$")
+"""Log lines that only repeat the move printed above them (a line read back as text)."""
+_SEAT = re.compile(r"\bSeat (\d+)\b")
+_AUCTION = re.compile(r"^Auction (\d+): Seat (\d+) wins with strength (\d+)$")
+_ROUND_AUCTION = re.compile(r"^Auction: Seat (\d+) wins with strength (\d+)$")
+_TIE = re.compile(r"^Auction (\d+): tie at strength (\d+), nobody wins; turn order$")
 
 
 def _strength_of(name: str) -> int | None:
@@ -349,7 +650,7 @@ def _strength_of(name: str) -> int | None:
 
 
 def _auction_text(line: str, revealed: dict[int, list[str]]) -> str:
-    """An auction line saying which card won (or which cards tied), and what winning means."""
+    """An auction line (read back as English text) saying which card won or tied, and what winning means."""
     m = _AUCTION.match(line)
     if m:
         slot, seat = int(m.group(1)) - 1, int(m.group(2)) - 1
@@ -372,8 +673,8 @@ def _auction_text(line: str, revealed: dict[int, list[str]]) -> str:
 
 
 def _styled(line: str, seat_names: list[str]) -> str:
-    """A log line as rich markup: seats by name (where a seat has a name of its own), and a
-    colour for what matters most (kills, auctions, reveals, round breaks)."""
+    """A log line read back as text, as rich markup: seats by name (where a seat has a name of its
+    own), and a colour for what matters most (kills, auctions, reveals, round breaks)."""
     def name(m: re.Match[str]) -> str:
         s = int(m.group(1)) - 1
         label = seat_names[s] if 0 <= s < len(seat_names) else ""
