@@ -12,6 +12,20 @@ record must replay to the end.
     .venv/bin/python benchmarks/server_load.py                 # 100 tables
     .venv/bin/python benchmarks/server_load.py --tables 10 --json out.json
 
+``--database postgresql://…`` plays on PostgreSQL instead (each run in a schema of its own,
+dropped afterwards), ``--workers N`` starts ``ludus serve --workers N`` (a group of workers on
+that database), and ``--kill-every S`` kills one worker with SIGKILL every ``S`` seconds of the
+play phase (the group starts it again; its tables move to the other worker). CPU time and
+memory are then summed over the server's whole process tree (a killed worker's CPU up to its
+last sample, at most half a second before its death). ``--scenario`` runs several of these
+set-ups in turn, alternating ``--rounds`` times, so that they are compared under the same load:
+
+    .venv/bin/python benchmarks/server_load.py --tables 300 --database postgresql://u:p@127.0.0.1/db \
+        --scenario sqlite --scenario pg --scenario pg-2 --scenario pg-2-kill30
+
+(``sqlite``: one process on a fresh SQLite file, the README's default; ``pg``: one process on
+PostgreSQL; ``pg-N``: N workers; ``pg-N-killS``: N workers, one killed every S seconds.)
+
 ``--baseline DIR`` runs the same load against the server of another checkout too (``DIR``
 holds its ``ludus`` package, e.g. ``git archive HEAD ludus | tar -x -C /tmp/base``),
 alternating the two ``--rounds`` times, and prints the ratio of CPU per move (this tree over
@@ -36,6 +50,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -54,6 +69,7 @@ class Client:
     seat: int
     cookie: str
     rtts: list[float] = field(default_factory=list)
+    sent: list[float] = field(default_factory=list)  # when each acknowledged move was sent (perf_counter)
     acked: list[int] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     done: bool = False
@@ -110,13 +126,14 @@ finally:
 """
 
 
-def start_server(db: Path, bot_delay: float, root: Path = ROOT,
-                 profile: str | None = None) -> tuple[subprocess.Popen, str, list[str]]:
+def start_server(db: str, bot_delay: float, root: Path = ROOT, profile: str | None = None,
+                 workers: int = 1) -> tuple[subprocess.Popen, str, list[str]]:
     """``ludus serve`` from the checkout at ``root`` (its ``ludus`` package comes first on the path)."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep))
     prefix = [sys.executable, "-c", PROFILED, profile] if profile else [sys.executable, "-m", "ludus.cli.main"]
     proc = subprocess.Popen([*prefix, "serve", "--host", "127.0.0.1", "--port", "0",
-                             "--database", str(db), "--bot-delay", str(bot_delay),
+                             "--database", db, "--bot-delay", str(bot_delay),
+                             *(["--workers", str(workers)] if workers > 1 else []),
                              "--create-limit", "0"],  # every table comes from this one loopback address
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=root, env=env)
     line = proc.stdout.readline()
@@ -126,6 +143,86 @@ def start_server(db: Path, bot_delay: float, root: Path = ROOT,
     output: list[str] = []
     threading.Thread(target=lambda: output.extend(proc.stdout), daemon=True).start()
     return proc, m.group(0), output
+
+
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and all its descendants (a group's supervisor, its workers, their bot processes)."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        try:
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children", encoding="ascii") as f:
+                    todo.extend(int(c) for c in f.read().split())
+        except OSError:
+            continue
+    return out
+
+
+def group_workers(pid: int) -> list[int]:
+    """The worker processes of ``ludus serve --workers`` (the supervisor's spawned children, not
+    multiprocessing's resource tracker)."""
+    out = []
+    for child in process_tree(pid)[1:]:
+        try:
+            with open(f"/proc/{child}/cmdline", "rb") as f:
+                cmd = f.read().replace(b"\0", b" ")
+            with open(f"/proc/{child}/stat", encoding="ascii") as f:
+                parent = int(f.read().rsplit(")", 1)[1].split()[1])
+        except OSError:
+            continue
+        if parent == pid and b"spawn_main" in cmd:
+            out.append(child)
+    return out
+
+
+def postgres_processes(_root: int = 0) -> list[int]:
+    """Every PostgreSQL server process on this machine (the benchmark's database is on loopback, and
+    its commits cost CPU there rather than in the Ludus process, as SQLite's do)."""
+    out = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/comm", encoding="ascii", errors="replace") as f:
+                    if f.read().strip() in ("postgres", "postmaster"):
+                        out.append(int(name))
+            except OSError:
+                continue
+    return out
+
+
+class TreeMeter:
+    """CPU time and memory of a process tree whose members may die and be replaced: each
+    process's CPU counts from its first sample (or from zero if it was born after the start)
+    to its last. ``members`` lists the processes (default: ``root`` and its descendants)."""
+
+    def __init__(self, root: int, members: Callable[[int], list[int]] = process_tree) -> None:
+        self.root = root
+        self.members = members
+        self.first: dict[int, tuple[float, float]] = {}
+        self.last: dict[int, tuple[float, float]] = {}
+        self.peak_rss_kib = 0
+        self.sample(initial=True)
+
+    def sample(self, initial: bool = False) -> int:
+        """Read every live member once; returns the tree's resident memory now (KiB)."""
+        rss = 0
+        for p in self.members(self.root):
+            try:
+                times = cpu_times(p)
+                rss += rss_kib(p)
+            except OSError:
+                continue
+            if p not in self.first:
+                self.first[p] = times if initial else (0.0, 0.0)
+            self.last[p] = times
+        self.peak_rss_kib = max(self.peak_rss_kib, rss)
+        return rss
+
+    def user_system(self) -> tuple[float, float]:
+        return (sum(self.last[p][0] - self.first[p][0] for p in self.last),
+                sum(self.last[p][1] - self.first[p][1] for p in self.last))
 
 
 async def open_table(base: str, target: int) -> list[Client]:
@@ -153,7 +250,9 @@ async def play(client: Client, ws_base: str, think: float, deadline: float, rng:
                     msg = json.loads(await asyncio.wait_for(ws.recv(), timeout=max(1.0, deadline - time.monotonic())))
                     kind = msg["type"]
                     if kind == "ack" and msg["id"] in sent_at:
-                        client.rtts.append(time.perf_counter() - sent_at.pop(msg["id"]))
+                        at = sent_at.pop(msg["id"])
+                        client.rtts.append(time.perf_counter() - at)
+                        client.sent.append(at)
                         client.acked.append(msg["ply"])
                     elif kind == "error":
                         client.errors.append(msg["code"])
@@ -171,26 +270,33 @@ async def play(client: Client, ws_base: str, think: float, deadline: float, rng:
                             sent_at[acted] = time.perf_counter()
                             await ws.send(json.dumps({"type": "act", "action": move, "moves": acted, "id": acted}))
         except (TimeoutError, OSError, Exception) as exc:  # noqa: BLE001 - count it and reconnect
-            client.errors.append(type(exc).__name__)
+            status = getattr(getattr(exc, "response", None), "status_code", None)  # a refused handshake
+            client.errors.append(type(exc).__name__ + (f" {status}" if status else ""))
             await asyncio.sleep(0.5)
 
 
-def audit(db: Path, clients: list[Client]) -> dict[str, int]:
-    """Compare what clients were told was accepted with what the database holds."""
-    from sqlalchemy import select
-    from sqlalchemy.orm import Session
+def audit(db: str, clients: list[Client]) -> dict[str, int]:
+    """Compare what clients were told was accepted with what the database holds.
 
-    from ludus.server.db import ActionRow, TableRow, make_engine
+    ``lost``: acknowledged, not stored. ``duplicated``: one ply acknowledged twice, or a table
+    whose plies are not 0, 1, 2, ... ``unacknowledged``: a scripted player's move stored but
+    never acknowledged (the worker died between its commit and the ack; zero without kills)."""
+    from sqlalchemy import text
+
+    from ludus.server.db import make_engine
 
     engine = make_engine(str(db))
-    lost = duplicated = gaps = bad_replays = finished = n_stored = by_bots = 0
+    lost = duplicated = unacked = gaps = bad_replays = finished = n_stored = by_bots = 0
+    stuck: list[dict] = []  # where each unfinished table stopped, to tell a slow run from a stuck table
     by_table: dict[str, list[Client]] = {}
     for c in clients:
         by_table.setdefault(c.table, []).append(c)
-    with Session(engine) as s:
+    # plain SQL on the columns every version has: a --baseline server's schema may be older than this tree's models
+    with engine.connect() as s:
         for code, cs in by_table.items():
-            table = s.get(TableRow, code)
-            rows = s.scalars(select(ActionRow).where(ActionRow.table_code == code).order_by(ActionRow.ply)).all()
+            table = s.execute(text("SELECT game, options, seed FROM ludus_tables WHERE code = :c"), {"c": code}).one()
+            rows = s.execute(text("SELECT ply, seat, action, by_bot, created_at FROM ludus_actions "
+                                  "WHERE table_code = :c ORDER BY ply"), {"c": code}).all()
             n_stored += len(rows)
             by_bots += sum(1 for r in rows if r.by_bot)
             if [r.ply for r in rows] != list(range(len(rows))):
@@ -198,17 +304,49 @@ def audit(db: Path, clients: list[Client]) -> dict[str, int]:
             for c in cs:
                 stored = [r.ply for r in rows if r.seat == c.seat and not r.by_bot]
                 lost += len(set(c.acked) - set(stored))
-                duplicated += len(c.acked) - len(set(c.acked)) + len(set(stored) - set(c.acked))
+                duplicated += len(c.acked) - len(set(c.acked))
+                unacked += len(set(stored) - set(c.acked))
             rec = records.Record(game=table.game, options=json.loads(table.options), seed=table.seed,
                                  actions=[(r.seat, json.loads(r.action)) for r in rows])
             try:
                 state = records.replay(rec, get_game)
                 finished += state.is_terminal()
+                if not state.is_terminal():
+                    stuck.append({"table": code, "plies": len(rows), "to_move": list(state.current_seats()),
+                                  "last_move_at": str(rows[-1].created_at) if rows else None})
             except Exception:  # noqa: BLE001
                 bad_replays += 1
     engine.dispose()
-    return {"lost": lost, "duplicated": duplicated, "ply_gaps": gaps, "bad_replays": bad_replays,
-            "finished_tables": finished, "stored_moves": n_stored, "bot_moves": by_bots}
+    return {"lost": lost, "duplicated": duplicated, "unacknowledged": unacked, "ply_gaps": gaps,
+            "bad_replays": bad_replays, "finished_tables": finished, "stored_moves": n_stored, "bot_moves": by_bots,
+            "unfinished": stuck}
+
+
+COMMIT_SERIES = ("ludus_db_commit_seconds_count", "ludus_db_commit_seconds_sum", "ludus_db_commit_writes_sum")
+
+
+async def commit_counters(base: str) -> dict[str, float]:
+    """The server's commit counters from ``/metrics`` (one process's: in a group, whichever worker answers)."""
+    async with httpx.AsyncClient(base_url=base, timeout=30) as c:
+        text = (await c.get("/metrics")).text
+    out = {}
+    for line in text.splitlines():
+        name, _, value = line.partition(" ")
+        if name in COMMIT_SERIES:
+            out[name] = float(value)
+    return out
+
+
+def commit_figures(before: dict[str, float], after: dict[str, float], seconds: float) -> dict[str, float] | None:
+    """Commits a second, writes per commit and mean commit time over the play phase."""
+    if not all(k in before and k in after for k in COMMIT_SERIES):
+        return None
+    commits = after[COMMIT_SERIES[0]] - before[COMMIT_SERIES[0]]
+    if commits <= 0:
+        return None
+    return {"commits_per_s": round(commits / seconds, 1),
+            "writes_per_commit": round((after[COMMIT_SERIES[2]] - before[COMMIT_SERIES[2]]) / commits, 2),
+            "mean_commit_ms": round(1000 * (after[COMMIT_SERIES[1]] - before[COMMIT_SERIES[1]]) / commits, 2)}
 
 
 def pct(values: list[float], p: float) -> float:
@@ -218,71 +356,189 @@ def pct(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, round(p / 100 * (len(values) - 1)))]
 
 
-async def run_one(args: argparse.Namespace, root: Path = ROOT, profile: str | None = None) -> dict:
-    """One load run against the server of the checkout at ``root``."""
-    tmp = Path(tempfile.mkdtemp(prefix="ludus-load-"))
-    db = tmp / "load.db"
-    load_before = os.getloadavg()
-    proc, base, _output = start_server(db, args.bot_delay, root, profile)
-    ws_base = base.replace("http", "ws")
+@dataclass(frozen=True)
+class Scenario:
+    """Where the server keeps its tables and how many workers it runs: ``sqlite``, ``pg``,
+    ``pg-N`` or ``pg-N-killS`` (see the module's docstring)."""
+
+    name: str
+    postgres: bool = False
+    workers: int = 1
+    kill_every: float = 0.0
+
+    @classmethod
+    def parse(cls, name: str) -> Scenario:
+        m = re.fullmatch(r"sqlite|pg(?:-(\d+)(?:-kill(\d+(?:\.\d+)?))?)?", name)
+        if not m:
+            raise SystemExit(f"--scenario {name!r}: expected sqlite, pg, pg-N or pg-N-killS (e.g. pg-2-kill30)")
+        if name == "sqlite":
+            return cls(name)
+        workers = int(m.group(1) or 1)
+        if workers < 1 or (m.group(2) and workers < 2):
+            raise SystemExit(f"--scenario {name!r}: killing a worker needs at least two")
+        return cls(name, True, workers, float(m.group(2) or 0))
+
+
+class Database:
+    """A fresh database for one run: a SQLite file, or a schema of its own in ``--database``'s
+    PostgreSQL (dropped afterwards)."""
+
+    def __init__(self, scenario: Scenario, postgres_url: str | None) -> None:
+        self.tmp = Path(tempfile.mkdtemp(prefix="ludus-load-"))
+        self.schema = ""
+        if not scenario.postgres:
+            self.url = str(self.tmp / "load.db")
+            return
+        if not postgres_url:
+            raise SystemExit(f"--scenario {scenario.name} needs --database postgresql://...")
+        from sqlalchemy import create_engine, text
+        from sqlalchemy.engine import make_url
+
+        from ludus.server.db import normalize_url
+
+        self.admin_url = normalize_url(postgres_url)
+        self.schema = f"ludus_load_{os.getpid()}_{random.randrange(16**6):06x}"
+        admin = create_engine(self.admin_url)
+        with admin.begin() as c:
+            c.execute(text(f"CREATE SCHEMA {self.schema}"))
+        admin.dispose()
+        self.url = make_url(self.admin_url).update_query_dict(
+            {"options": f"-csearch_path={self.schema}"}).render_as_string(hide_password=False)
+
+    def drop(self) -> None:
+        if self.schema:
+            from sqlalchemy import create_engine, text
+
+            admin = create_engine(self.admin_url)
+            with admin.begin() as c:
+                c.execute(text(f"DROP SCHEMA {self.schema} CASCADE"))
+            admin.dispose()
+
+
+async def kill_workers(proc: subprocess.Popen, every: float, killed: list[dict]) -> None:
+    """Every ``every`` seconds SIGKILL one of the group's workers, taking turns by age (the
+    oldest first); the supervisor starts a new one."""
+    t0 = time.monotonic()
+    while True:
+        await asyncio.sleep(every)
+        workers = sorted(group_workers(proc.pid))
+        if not workers:
+            continue
+        victim = workers[0]  # pids grow, so the lowest is the one that has lived longest
+        try:
+            os.kill(victim, signal.SIGKILL)
+        except ProcessLookupError:
+            continue  # it died by itself meanwhile
+        killed.append({"pid": victim, "at_s": round(time.monotonic() - t0, 1)})
+
+
+async def run_one(args: argparse.Namespace, root: Path = ROOT, profile: str | None = None,
+                  scenario: Scenario = Scenario("sqlite")) -> dict:
+    """One load run against the server of the checkout at ``root``, set up as ``scenario`` says."""
+    database = Database(scenario, args.database)
     try:
-        for _ in range(100):
+        return await _run_one(args, root, profile, scenario, database)
+    finally:
+        database.drop()
+
+
+async def _run_one(args: argparse.Namespace, root: Path, profile: str | None, scenario: Scenario,
+                   database: Database) -> dict:
+    load_before = os.getloadavg()
+    proc, base, output = start_server(database.url, args.bot_delay, root, profile, scenario.workers)
+    ws_base = base.replace("http", "ws")
+    killed: list[dict] = []
+    try:
+        for _ in range(300):
             try:
                 httpx.get(base + "/api/games", timeout=1)
-                break
+                if scenario.workers <= 1 or len(group_workers(proc.pid)) >= scenario.workers:
+                    break
             except httpx.HTTPError:
-                time.sleep(0.1)
-        idle_rss = rss_kib(proc.pid)
+                pass
+            time.sleep(0.1)
+        time.sleep(1.0 if scenario.workers > 1 else 0.0)  # every worker listening, not only the first
+        meter = TreeMeter(proc.pid)
+        idle_rss = meter.sample()
         t0 = time.monotonic()
         tables = await asyncio.gather(*(open_table(base, args.target) for _ in range(args.tables)))
         setup_s = time.monotonic() - t0
         clients = [c for pair in tables for c in pair]
         rng = random.Random(args.seed)
         deadline = time.monotonic() + args.max_seconds
-        peak = [idle_rss]
 
         async def sample() -> None:
             while True:
-                peak[0] = max(peak[0], rss_kib(proc.pid))
+                meter.sample()
+                if pg_meter:
+                    pg_meter.sample()
                 await asyncio.sleep(0.5)
 
+        meter = TreeMeter(proc.pid)  # the play phase only
+        pg_meter = TreeMeter(0, postgres_processes) if scenario.postgres else None
+        own_cpu0 = time.process_time()
+        commits0 = await commit_counters(base) if scenario.workers == 1 else {}
         sampler = asyncio.create_task(sample())
-        user0, sys0 = cpu_times(proc.pid)
+        killer = asyncio.create_task(kill_workers(proc, scenario.kill_every, killed)) if scenario.kill_every else None
         t1 = time.monotonic()
+        t1_perf = time.perf_counter()
         await asyncio.gather(*(play(c, ws_base, args.think, deadline, random.Random(rng.random())) for c in clients))
         play_s = time.monotonic() - t1
-        sampler.cancel()
-        user1, sys1 = cpu_times(proc.pid)
-        server_cpu = (user1 - user0) + (sys1 - sys0)
-        end_rss = rss_kib(proc.pid)
+        for task in (sampler, killer):
+            if task:
+                task.cancel()
+        commits = commit_figures(commits0, await commit_counters(base), play_s) if commits0 else None
+        end_rss = meter.sample()
+        user, system = meter.user_system()
+        clients_cpu = time.process_time() - own_cpu0
+        if pg_meter:
+            pg_meter.sample()
+        pg_cpu = sum(pg_meter.user_system()) if pg_meter else 0.0
+        server_cpu = user + system
         load_after = os.getloadavg()
     finally:
         # uvicorn raises a caught SIGTERM again once it has stopped, which would end a profile unwritten
         proc.send_signal(signal.SIGINT if profile else signal.SIGTERM)
         proc.wait(timeout=60)
     rtts = [r * 1000 for c in clients for r in c.rtts]
+    # the round trips by when their move was sent, in windows of 10 s: the start's rush, a kill's dent
+    windows: dict[int, list[float]] = {}
+    for c in clients:
+        for at, r in zip(c.sent, c.rtts):
+            windows.setdefault(int((at - t1_perf) // 10), []).append(r * 1000)
     errors: dict[str, int] = {}
     for c in clients:
         for e in c.errors:
             errors[e] = errors.get(e, 0) + 1
-    checked = audit(db, clients)
+    checked = audit(database.url, clients)
     moves = checked["stored_moves"]  # every stored move was accepted during the play phase
     result = {
-        "server": str(root),
+        "server": str(root), "scenario": scenario.name, "workers": scenario.workers,
+        "database": "postgresql" if scenario.postgres else "sqlite",
         "tables": args.tables, "scripted_clients": len(clients), "bots": 2 * args.tables,
         "think_s": args.think, "bot_delay_s": args.bot_delay, "target": args.target,
         "cpus": os.cpu_count(), "setup_s": round(setup_s, 2), "play_s": round(play_s, 2),
         "client_moves": len(rtts), "moves_per_s": round(len(rtts) / play_s, 1) if play_s else 0,
+        "all_moves_per_s": round(moves / play_s, 1) if play_s else 0,
         "rtt_ms": {"p50": round(pct(rtts, 50), 2), "p95": round(pct(rtts, 95), 2), "p99": round(pct(rtts, 99), 2),
                    "max": round(max(rtts), 2) if rtts else None,
                    "mean": round(statistics.fmean(rtts), 2) if rtts else None},
+        "rtt_p95_ms_by_10s": [round(pct(windows[w], 95), 1) for w in sorted(windows)],
         "server_cpu_s": round(server_cpu, 2),
-        "server_cpu_user_s": round(user1 - user0, 2), "server_cpu_system_s": round(sys1 - sys0, 2),
+        "server_cpu_user_s": round(user, 2), "server_cpu_system_s": round(system, 2),
+        "postgres_cpu_s": round(pg_cpu, 2), "load_generator_cpu_s": round(clients_cpu, 2),
         "accepted_moves": moves,
+        "database_commits": commits,  # one process only (in a group /metrics is one worker's)
         "server_cpu_ms_per_move": round(1000 * server_cpu / moves, 3) if moves else None,
+        "server_and_postgres_cpu_ms_per_move": round(1000 * (server_cpu + pg_cpu) / moves, 3) if moves else None,
         "load_average": {"before": [round(x, 2) for x in load_before], "after": [round(x, 2) for x in load_after]},
-        "server_rss_mib": {"idle": round(idle_rss / 1024, 1), "peak": round(peak[0] / 1024, 1),
+        "server_rss_mib": {"idle": round(idle_rss / 1024, 1), "peak": round(meter.peak_rss_kib / 1024, 1),
                            "end": round(end_rss / 1024, 1)},
+        "killed_workers": killed,
+        # what the server logged at WARNING and above (its log goes to the captured output)
+        "server_log_problems": sum(1 for line in output if re.search(r"WARNING|ERROR|Traceback", line)),
+        "server_log_sample": [line.rstrip()[:300] for line in output
+                              if re.search(r"WARNING|ERROR|Traceback|Error", line)][:20],
         "client_errors": errors,
         "audit": checked,
         "unfinished_clients": sum(1 for c in clients if not c.done),
@@ -290,10 +546,49 @@ async def run_one(args: argparse.Namespace, root: Path = ROOT, profile: str | No
     return result
 
 
+def _line(label: str, res: dict) -> str:
+    rtt = res["rtt_ms"]
+    return (f"{label}: {res['server_cpu_ms_per_move']} ms CPU/move ({res['server_cpu_s']} s, of which system "
+            f"{res['server_cpu_system_s']} s, / {res['accepted_moves']} moves), {res['moves_per_s']} player moves/s, "
+            f"rtt p50/p95/p99 {rtt['p50']}/{rtt['p95']}/{rtt['p99']} ms (p95 by 10 s: {res['rtt_p95_ms_by_10s']}), "
+            f"peak {res['server_rss_mib']['peak']} MiB, "
+            f"postgres {res['postgres_cpu_s']} s, load generator {res['load_generator_cpu_s']} s, "
+            f"{len(res['killed_workers'])} kills, unfinished {res['unfinished_clients']}, "
+            f"lost/dup {res['audit']['lost']}/{res['audit']['duplicated']}, load {res['load_average']['after'][0]}")
+
+
+def _median(runs: list[dict], key: str, sub: str | None = None) -> float:
+    values = [r[key][sub] if sub else r[key] for r in runs]
+    return round(statistics.median(values), 3)
+
+
 async def run(args: argparse.Namespace) -> dict:
-    """This tree's server alone, or alternating with ``--baseline``'s, and the ratio of their CPU per move."""
+    """This tree's server alone, or alternating with ``--baseline``'s, and the ratio of their CPU per move;
+    or several ``--scenario`` set-ups of this tree's server in turn."""
+    scenarios = [Scenario.parse(n) for n in args.scenario] or [Scenario("sqlite")]
+    if args.baseline and len(scenarios) > 1:
+        raise SystemExit("--baseline compares two servers in one scenario: give at most one --scenario")
+    if not args.baseline and len(scenarios) == 1:
+        return await run_one(args, ROOT, args.profile, scenarios[0])
     if not args.baseline:
-        return await run_one(args, ROOT, args.profile)
+        by_name: dict[str, list[dict]] = {s.name: [] for s in scenarios}
+        for i in range(args.rounds):
+            order = scenarios if i % 2 == 0 else scenarios[::-1]
+            for sc in order:
+                res = await run_one(args, ROOT, None, sc)
+                print(_line(f"round {i + 1} {sc.name}", res), file=sys.stderr, flush=True)
+                by_name[sc.name].append(res)
+        summary = {name: {"cpu_ms_per_move": _median(rs, "server_cpu_ms_per_move"),
+                          "moves_per_s": _median(rs, "moves_per_s"),
+                          "all_moves_per_s": _median(rs, "all_moves_per_s"),
+                          "rtt_ms": {q: _median(rs, "rtt_ms", q) for q in ("p50", "p95", "p99")},
+                          "peak_rss_mib": _median(rs, "server_rss_mib", "peak")}
+                   for name, rs in by_name.items()}
+        first = scenarios[0].name
+        for name in summary:
+            summary[name]["cpu_ratio_to_" + first] = round(
+                summary[name]["cpu_ms_per_move"] / summary[first]["cpu_ms_per_move"], 3)
+        return {"runs": by_name, "median": summary}
     baseline = Path(args.baseline).resolve()
     if not (baseline / "ludus" / "server").is_dir():
         raise SystemExit(f"--baseline {baseline}: no ludus/server package there")
@@ -303,11 +598,8 @@ async def run(args: argparse.Namespace) -> dict:
         if i % 2:
             order.reverse()  # alternate who goes first
         for label, root in order:
-            res = await run_one(args, root, args.profile if label == "current" else None)
-            print(f"round {i + 1} {label}: {res['server_cpu_ms_per_move']} ms CPU/move "
-                  f"({res['server_cpu_s']} s, of which system {res['server_cpu_system_s']} s, / "
-                  f"{res['accepted_moves']} moves), load {res['load_average']['after'][0]}",
-                  file=sys.stderr, flush=True)
+            res = await run_one(args, root, args.profile if label == "current" else None, scenarios[0])
+            print(_line(f"round {i + 1} {label}", res), file=sys.stderr, flush=True)
             runs[label].append(res)
 
     def per_move(label: str) -> float:
@@ -330,16 +622,27 @@ def main() -> int:
     ap.add_argument("--json", help="also write the figures to this file")
     ap.add_argument("--baseline", metavar="DIR", help="also run another checkout's server (DIR holds its ludus "
                     "package), alternating, and print the ratio of CPU per move")
-    ap.add_argument("--rounds", type=int, default=2, help="with --baseline: runs of each server (default 2)")
+    ap.add_argument("--rounds", type=int, default=2,
+                    help="with --baseline or several --scenario: runs of each (default 2)")
+    ap.add_argument("--database", metavar="URL", help="a PostgreSQL database for the pg scenarios (each run makes "
+                    "a schema of its own there and drops it afterwards)")
+    ap.add_argument("--scenario", action="append", default=[], metavar="NAME",
+                    help="sqlite (default), pg, pg-N (N workers) or pg-N-killS (N workers, one killed every S "
+                         "seconds); repeat to compare several in turn")
     ap.add_argument("--profile", metavar="FILE", help="run this tree's server under cProfile, statistics to FILE")
     args = ap.parse_args()
     result = asyncio.run(run(args))
     print(json.dumps(result, indent=1))
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
-    results = result["current"] + result["baseline"] if args.baseline else [result]
+    if args.baseline:
+        results = result["current"] + result["baseline"]
+    elif "runs" in result:
+        results = [r for rs in result["runs"].values() for r in rs]
+    else:
+        results = [result]
     ok = all(a["lost"] == 0 and a["duplicated"] == 0 and a["ply_gaps"] == 0 and a["bad_replays"] == 0
-             for a in (r["audit"] for r in results))
+             and a["finished_tables"] == r["tables"] for r in results for a in [r["audit"]])
     return 0 if ok else 1
 
 
