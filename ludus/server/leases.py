@@ -31,7 +31,6 @@ import random
 import secrets
 import threading
 import time
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, text
@@ -39,7 +38,7 @@ from sqlalchemy import Connection, text
 if TYPE_CHECKING:
     from .hub import Hub
 
-__all__ = ["QUICK", "WORKER_PREFIX", "LeaseLost", "Leases"]
+__all__ = ["QUICK", "WORKER_PREFIX", "Leases"]
 
 log = logging.getLogger("ludus.server")
 
@@ -83,10 +82,6 @@ FROM ludus_leases l JOIN ludus_tables t ON t.code = l.resource
 WHERE l.expires_at >= now() AND t.status IN ('open', 'playing')""")
 _FORGET_WORKERS = text("DELETE FROM ludus_leases WHERE resource LIKE 'w:%' AND expires_at < now() - "
                        "make_interval(secs => 60)")
-
-
-class LeaseLost(RuntimeError):
-    """This worker no longer holds the table's lease: another worker plays it now."""
 
 
 class Leases:
@@ -176,16 +171,12 @@ class Leases:
         with self._engine().begin() as c:
             c.execute(_RELEASE, {"worker": self.worker, "resource": resource})
 
-    def fence(self, resource: str) -> Callable[[Connection], None] | None:
-        """A check for a move's transaction: the lease is still ours (and now extended), or LeaseLost."""
+    def fence(self, resource: str) -> tuple[Any, dict[str, Any]] | None:
+        """A move's check (``store.append_action``): the statement that extends the lease and
+        changes its one row only while the lease is still this worker's (else the move fails)."""
         if not self.enabled:
             return None
-        params = {"resource": resource, "worker": self.worker, "ttl": self.ttl}
-
-        def check(c: Connection) -> None:
-            if c.execute(_FENCE, params).rowcount != 1:
-                raise LeaseLost(f"table {resource} is played by another worker now")
-        return check
+        return _FENCE, {"resource": resource, "worker": self.worker, "ttl": self.ttl}
 
     # ----------------------------------------------------------------- on the loop
     async def claim(self, resource: str) -> tuple[bool, str | None]:

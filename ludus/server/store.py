@@ -4,7 +4,10 @@ Every write is awaited by its caller until its transaction has committed, so "st
 before acknowledged" holds. When many tables move at once, the writes waiting at that
 moment share one transaction and one disk flush (group commit): with SQLite's full
 fsync that is several times cheaper per move than a flush each, and the durability is
-the same. A failed group is retried write by write, so one bad write fails alone.
+the same. A failed group is retried write by write, so one bad write fails alone. Moves
+queued one after another in a group share their statements: each of a move's statements is
+sent once for all of them (``executemany``, which psycopg pipelines), so a group of moves
+costs a few round trips to PostgreSQL rather than three per move.
 
 A commit that fails may still have happened: the connection can drop after the database
 received COMMIT but before its answer arrived. So each write carries a check that reads it
@@ -35,8 +38,9 @@ from sqlalchemy.exc import DBAPIError
 from .db import ActionRow, SeatRow, TableRow, make_engine, migrate, utcnow
 
 __all__ = [
-    "MAX_GROUP", "OutcomeUnknown", "SeatData", "Store", "TableData", "Write", "WriteFailed", "Writer",
-    "append_action", "check_applied", "create_table", "expire_table", "read_table", "update_seat",
+    "MAX_GROUP", "OutcomeUnknown", "SeatData", "Step", "StepFailed", "Store", "TableData", "Write", "WriteFailed",
+    "Writer", "append_action", "check_applied", "create_table", "expire_table", "read_table", "run_writes",
+    "update_seat",
 ]
 
 log = logging.getLogger("ludus.server")
@@ -56,6 +60,15 @@ class OutcomeUnknown(RuntimeError):
         self.ghost = ghost
 
 
+class StepFailed(RuntimeError):
+    """A statement that had to change exactly one row did not (a move's lease fence: another worker
+    plays the table now). Its transaction is rolled back."""
+
+
+Step = tuple[Any, dict[str, Any]]
+"""One statement of a write and its parameters."""
+
+
 @dataclass
 class Write:
     """One write: ``run`` does it inside a transaction; ``applied`` tells whether it is already stored."""
@@ -63,9 +76,55 @@ class Write:
     run: Callable[[Connection], None]
     applied: Callable[[Connection], bool] | None = None
     what: str = "write"
+    # A move's write also as plain statements, so that consecutive moves of a group can send each
+    # statement once for all of them (run_writes); ``check`` must change exactly one row, ``then``
+    # runs after them. ``run`` does the same for this write alone.
+    steps: tuple[Step, ...] | None = None
+    check: Step | None = None
+    then: Callable[[Connection], None] | None = None
 
     def __call__(self, c: Connection) -> None:
         self.run(c)
+
+
+def run_writes(c: Connection, ops: list[Write]) -> None:
+    """Run ``ops`` in their order inside one transaction; each run of consecutive writes made of
+    steps (moves) goes statement by statement, one ``executemany`` per statement.
+
+    Within a run, every write's steps run before any write's check and ``then``; a write's own
+    statements keep their order, and writes sharing a statement keep theirs (a table's two moves
+    in one group update its row in the order they were made; a final move's statement, the one
+    with the result, comes after the other moves' status updates)."""
+    i = 0
+    while i < len(ops):
+        j = i
+        while j < len(ops) and ops[j].steps is not None:
+            j += 1
+        if j - i < 2:  # not a run: as it is
+            ops[i](c)
+            i += 1
+            continue
+        _run_batch(c, ops[i:j])
+        i = j
+
+
+def _run_batch(c: Connection, ops: list[Write]) -> None:
+    statements: dict[int, tuple[Any, list[dict[str, Any]]]] = {}
+    checks: dict[int, tuple[Any, list[dict[str, Any]]]] = {}
+    for op in ops:
+        assert op.steps is not None
+        for statement, params in op.steps:
+            statements.setdefault(id(statement), (statement, []))[1].append(params)
+        if op.check is not None:
+            checks.setdefault(id(op.check[0]), (op.check[0], []))[1].append(op.check[1])
+    for statement, rows in statements.values():
+        c.execute(statement, rows)
+    for statement, rows in checks.values():
+        if c.execute(statement, rows).rowcount != len(rows):  # which one: the writes retried alone say
+            raise StepFailed(f"{len(rows)} moves' checks changed fewer rows than expected")
+    for op in ops:
+        if op.then is not None:
+            op.then(c)
 
 
 @dataclass
@@ -142,22 +201,28 @@ _MOVE_RESULT = _MOVE_STATUS.values(result=bindparam("m_result"))
 
 
 def append_action(code: str, ply: int, seat: int, action: Any, by_bot: bool, status: str,
-                  result: dict[str, Any] | None, then: Callable[[Connection], None] | None = None) -> Write:
+                  result: dict[str, Any] | None, check: Step | None = None,
+                  then: Callable[[Connection], None] | None = None) -> Write:
     """Store one accepted action; the primary key (table, ply) makes a duplicate impossible.
 
     It counts as already applied when the row at (table, ply) holds this very action by this
-    seat (the table's status, and whatever ``then`` writes, e.g. a final move's ratings, are
-    written in the same transaction)."""
+    seat. The table's status, ``check`` (a statement that must change one row: the lease fence)
+    and whatever ``then`` writes (a final move's ratings) are in the same transaction."""
     raw = json.dumps(action)
+    now = utcnow()
+    values: dict[str, Any] = {"m_code": code, "m_status": status, "m_at": now}
+    if result is not None:
+        values["m_result"] = json.dumps(result)
+    steps: tuple[Step, ...] = (
+        (_INSERT_ACTION, {"table_code": code, "ply": ply, "seat": seat, "action": raw, "by_bot": by_bot,
+                          "created_at": now}),
+        (_MOVE_STATUS if result is None else _MOVE_RESULT, values))
 
     def run(c: Connection) -> None:
-        now = utcnow()
-        c.execute(_INSERT_ACTION, {"table_code": code, "ply": ply, "seat": seat, "action": raw, "by_bot": by_bot,
-                                   "created_at": now})
-        values: dict[str, Any] = {"m_code": code, "m_status": status, "m_at": now}
-        if result is not None:
-            values["m_result"] = json.dumps(result)
-        c.execute(_MOVE_STATUS if result is None else _MOVE_RESULT, values)
+        for statement, params in steps:
+            c.execute(statement, params)
+        if check is not None and c.execute(check[0], check[1]).rowcount != 1:
+            raise StepFailed(f"table {code} is played by another worker now")
         if then is not None:
             then(c)
 
@@ -165,7 +230,7 @@ def append_action(code: str, ply: int, seat: int, action: Any, by_bot: bool, sta
         row = c.execute(select(ActionRow.seat, ActionRow.action, ActionRow.by_bot)
                         .where(ActionRow.table_code == code, ActionRow.ply == ply)).first()
         return row is not None and (row.seat, row.action, bool(row.by_bot)) == (seat, raw, by_bot)
-    return Write(run, applied, f"move {ply} of table {code}")
+    return Write(run, applied, f"move {ply} of table {code}", steps=steps, check=check, then=then)
 
 
 def expire_table(code: str) -> Write:
@@ -276,8 +341,7 @@ class Writer:
         """Run ``ops`` in one transaction and commit it (tests wrap this to inject failures)."""
         with self.engine.begin() as conn:
             self.last_pid = _backend_pid(conn)
-            for op in ops:
-                op(conn)
+            run_writes(conn, ops)
 
     def _commit(self, group: list[tuple[Write, asyncio.Future, asyncio.AbstractEventLoop]],
                 alone: bool = False) -> None:

@@ -37,16 +37,6 @@ UNCONFIRMED = ("the database did not confirm your move and cannot be asked right
                "have been saved; this table will acknowledge it or ask you to play again once the server knows")
 
 
-def _both(first: Callable[[Connection], None] | None, then: Callable[[Connection], None] | None
-          ) -> Callable[[Connection], None] | None:
-    """Two steps of one transaction, either of them absent."""
-    if first is None or then is None:
-        return first or then
-
-    def run(c: Connection) -> None:
-        first(c)
-        then(c)
-    return run
 
 
 class Turns:
@@ -124,8 +114,8 @@ class Turns:
             status = "finished" if after.is_terminal() else table.status
             result = {"scores": after.scores(), "winners": after.winners()} if after.is_terminal() else None
             op = ops.append_action(table.code, ply, seat, canonical, by_bot, status, result,
-                                   then=_both(self.hub.leases.fence(table.code),
-                                              self._rating(table, after) if result is not None else None))
+                                   check=self.hub.leases.fence(table.code),
+                                   then=self._rating(table, after) if result is not None else None)
             move = PendingMove(op, ply, seat, canonical, by_bot, status, after, mid,
                                auto_index=index if auto and not by_bot else None)
             try:
