@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..core.errors import LudusError
+from ..i18n import _
 from .tournament import progress_bar
 
 __all__ = ["add_command", "list_scenarios", "run_analyze_command"]
@@ -20,21 +21,21 @@ __all__ = ["add_command", "list_scenarios", "run_analyze_command"]
 def add_command(sub: argparse._SubParsersAction) -> None:
     from ..sim.backends import BACKENDS
 
-    p = sub.add_parser("analyze", help="write a balance report for a game",
-                       description="Play the same agent at every seat across the game's scenarios (player "
-                                   "counts, solo, teams, variants) and write a Markdown/HTML report with plots.")
-    p.add_argument("--game", required=True, help="the game to analyse, e.g. gorus-maximus")
-    p.add_argument("--games", type=int, default=200, help="games per scenario (default 200)")
-    p.add_argument("--agent", help="agent kind at every seat (default: the game's heuristic, else random)")
-    p.add_argument("--scenarios", help="comma-separated scenario keys to run (default: all; see --list)")
-    p.add_argument("--list", action="store_true", help="list the game's scenarios and stop")
-    p.add_argument("--seed", type=int, help="analysis seed (default: a random one, printed and saved)")
-    p.add_argument("--backend", choices=BACKENDS, default="process", help="where games run (default process)")
-    p.add_argument("--address", help="Ray cluster address (with --backend ray); default: start a local Ray")
-    p.add_argument("--workers", type=int, help="worker processes, or CPUs for a local Ray (default: all cores)")
-    p.add_argument("--out", help="output folder (default ./analysis-GAME-TIMESTAMP)")
-    p.add_argument("--parquet", action="store_true", help="also write the games as Parquet")
-    p.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    p = sub.add_parser("analyze", help=_("write a balance report for a game"),
+                       description=_("Play the same agent at every seat across the game's scenarios (player "
+                                   "counts, solo, teams, variants) and write a Markdown/HTML report with plots."))
+    p.add_argument("--game", required=True, help=_("the game to analyse, e.g. gorus-maximus"))
+    p.add_argument("--games", type=int, default=200, help=_("games per scenario (default 200)"))
+    p.add_argument("--agent", help=_("agent kind at every seat (default: the game's heuristic, else random)"))
+    p.add_argument("--scenarios", help=_("comma-separated scenario keys to run (default: all; see --list)"))
+    p.add_argument("--list", action="store_true", help=_("list the game's scenarios and stop"))
+    p.add_argument("--seed", type=int, help=_("analysis seed (default: a random one, printed and saved)"))
+    p.add_argument("--backend", choices=BACKENDS, default="process", help=_("where games run (default process)"))
+    p.add_argument("--address", help=_("Ray cluster address (with --backend ray); default: start a local Ray"))
+    p.add_argument("--workers", type=int, help=_("worker processes, or CPUs for a local Ray (default: all cores)"))
+    p.add_argument("--out", help=_("output folder (default ./analysis-GAME-TIMESTAMP)"))
+    p.add_argument("--parquet", action="store_true", help=_("also write the games as Parquet"))
+    p.add_argument("--no-plots", action="store_true", help=_("skip the PNG plots"))
     p.set_defaults(run=run_analyze_command)
 
 

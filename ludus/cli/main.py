@@ -45,7 +45,7 @@ def _seed_arg(text: str) -> int:
     return value
 
 
-PLAY_EPILOG = ("At your turn type a move's number or name; h asks the bot for a hint, q leaves the game. "
+PLAY_EPILOG = N_("At your turn type a move's number or name; h asks the bot for a hint, q leaves the game. "
                "Exit status 0: the game ended, or you typed q (with --save the unfinished game is saved "
                "and can be replayed). Exit status 1: the game was abandoned by Ctrl-C or the end of input "
                "(saved the same way). Exit status 2: bad arguments or options.")
@@ -55,16 +55,16 @@ def _add_play(sub: argparse._SubParsersAction) -> None:
     from ..games import game_names
     from .adapters import get_adapter
 
-    play = sub.add_parser("play", help="play a game in the terminal against bots")
+    play = sub.add_parser("play", help=_("play a game in the terminal against bots"))
     game_parsers = play.add_subparsers(dest="game", metavar="GAME", required=True)
     for name in game_names():
-        p = game_parsers.add_parser(name, help=f"play {name}", epilog=PLAY_EPILOG)
-        p.add_argument("--players", type=int, help="number of players (if the game has that option)")
-        p.add_argument("--seat", help="your seat number(s), 1-based, comma-separated; 'none' to watch bots")
-        p.add_argument("--bots", help="bot kinds for the other seats, e.g. heuristic or random,heuristic")
-        p.add_argument("--seed", type=_seed_arg, help="seed for a reproducible game")
-        p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE", help="set a game option")
-        p.add_argument("--save", metavar="FILE", help="save the game record to FILE at the end")
+        p = game_parsers.add_parser(name, help=_("play {game}", game=name), epilog=_(PLAY_EPILOG))
+        p.add_argument("--players", type=int, help=_("number of players (if the game has that option)"))
+        p.add_argument("--seat", help=_("your seat number(s), 1-based, comma-separated; 'none' to watch bots"))
+        p.add_argument("--bots", help=_("bot kinds for the other seats, e.g. heuristic or random,heuristic"))
+        p.add_argument("--seed", type=_seed_arg, help=_("seed for a reproducible game"))
+        p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE", help=_("set a game option"))
+        p.add_argument("--save", metavar="FILE", help=_("save the game record to FILE at the end"))
         get_adapter(name).add_arguments(p)
 
 
@@ -199,26 +199,26 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="ludus", description="Card games of the Roman arena.")
+    parser = argparse.ArgumentParser(prog="ludus", description=_("Card games of the Roman arena."))
     parser.add_argument("--lang", metavar="LANG",
-                        help=f"the language to speak: {', '.join(LANGUAGES)} (default: from LC_ALL, LC_MESSAGES or "
-                             "LANG, else en); may be given anywhere on the line")
+                        help=_("the language to speak: {languages} (default: from LC_ALL, LC_MESSAGES or LANG, "
+                               "else en); may be given anywhere on the line", languages=", ".join(LANGUAGES)))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    g = sub.add_parser("games", help="list the games and their options")
-    g.add_argument("name", nargs="?", help="show one game only")
+    g = sub.add_parser("games", help=_("list the games and their options"))
+    g.add_argument("name", nargs="?", help=_("show one game only"))
     _add_play(sub)
     r = sub.add_parser(
-        "replay", help="step through a game record",
-        description="Print a finished (or unfinished) game's moves and what they set off, then its result.",
-        epilog="With --step and no --seat, the table is drawn after each move as the player who made it "
+        "replay", help=_("step through a game record"),
+        description=_("Print a finished (or unfinished) game's moves and what they set off, then its result."),
+        epilog=_("With --step and no --seat, the table is drawn after each move as the player who made it "
                "sees it (each mover's view in turn, hands included: the game is over, nothing is left to "
                "hide); with --seat N only seat N's view is drawn, and the moves N could not see are left "
                "out. At each pause, Enter shows the next move and q stops (exit status 0, as does the end "
-               "of input); Ctrl-C stops with exit status 130.")
-    r.add_argument("file", help="a record (JSON) saved by 'ludus play --save' or the server")
+               "of input); Ctrl-C stops with exit status 130."))
+    r.add_argument("file", help=_("a record (JSON) saved by 'ludus play --save' or the server"))
     r.add_argument("--step", action="store_true",
-                   help="pause after every move and draw the table after it (Enter: next move, q: stop)")
-    r.add_argument("--seat", type=int, help="follow the game as this seat (1-based) saw it")
+                   help=_("pause after every move and draw the table after it (Enter: next move, q: stop)"))
+    r.add_argument("--seat", type=int, help=_("follow the game as this seat (1-based) saw it"))
     for module_name in EXTRA_COMMAND_MODULES:
         # these modules import only the standard library and rich, so every command is always listed
         importlib.import_module(module_name).add_command(sub)
@@ -255,6 +255,15 @@ def missing_extra_message(command: str) -> str | None:
         return None
     return _("ludus {command} needs the '{extra}' extra ({modules} not installed): pip install 'ludus[{extra}]'",
              command=command, extra=extra, modules=", ".join(missing))
+
+
+def error_text(exc: BaseException) -> str:
+    """An error's message in the language in use: from its template and params when it was raised
+    with a :class:`~ludus.core.errors.Message` (the engine's option checks), else its English text."""
+    template = getattr(exc, "message_template", None)
+    if template:
+        return _(template, **exc.message_params)  # type: ignore[attr-defined]
+    return str(exc)
 
 
 def take_language(argv: list[str]) -> tuple[str | None, list[str]]:
@@ -296,6 +305,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(console: Console, argv: list[str]) -> int:
+    from .argparse_words import speak_argparse
+
+    speak_argparse()  # argparse's own words ("usage:", its errors) in the language chosen above
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -313,7 +325,7 @@ def _run(console: Console, argv: list[str]) -> int:
             return 2
         return args.run(args, console)
     except LudusError as exc:
-        console.print(_("[bold red]Error:[/] {message}", message=escape(str(exc))))
+        console.print(_("[bold red]Error:[/] {message}", message=escape(error_text(exc))))
         return 2
     except ModuleNotFoundError as exc:
         extra = MODULE_EXTRAS.get((exc.name or "").partition(".")[0])

@@ -7,16 +7,18 @@ import argparse
 from rich.console import Console
 from rich.markup import escape
 
+from ..i18n import _
+
 __all__ = ["add_command", "run_ratings"]
 
 
 def add_command(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("ratings", help="rebuild the server's ratings from its stored games and check them")
+    p = sub.add_parser("ratings", help=_("rebuild the server's ratings from its stored games and check them"))
     p.add_argument("--database", metavar="URL",
-                   help="the server's database: a SQLite file or URL, or postgresql://… (default: the one "
-                        "'ludus serve' uses)")
+                   help=_("the server's database: a SQLite file or URL, or postgresql://… (default: the one "
+                        "'ludus serve' uses)"))
     p.add_argument("--write", action="store_true",
-                   help="store the recomputed ratings where they differ (stop the servers on this database first)")
+                   help=_("store the recomputed ratings where they differ (stop the servers on this database first)"))
     p.set_defaults(run=run_ratings)
 
 

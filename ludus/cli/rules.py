@@ -6,13 +6,15 @@ import argparse
 
 from rich.console import Console
 
+from ..i18n import _
+
 __all__ = ["add_command", "cmd_rules"]
 
 
 def add_command(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("rules", help="how to play a game: its rules in plain words, and Ludus's own choices")
-    p.add_argument("game", metavar="GAME", help="the game, as 'ludus games' lists it")
-    p.add_argument("--plain", action="store_true", help="print the Markdown text as it is (for a file or a pager)")
+    p = sub.add_parser("rules", help=_("how to play a game: its rules in plain words, and Ludus's own choices"))
+    p.add_argument("game", metavar="GAME", help=_("the game, as 'ludus games' lists it"))
+    p.add_argument("--plain", action="store_true", help=_("print the Markdown text as it is (for a file or a pager)"))
     p.set_defaults(run=cmd_rules)
 
 

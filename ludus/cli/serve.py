@@ -9,33 +9,36 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
+from ..i18n import _
+
 __all__ = ["add_command", "check_advertise", "run_serve"]
 
 
 def add_command(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("serve", help="play in the browser: start the game server")
+    p = sub.add_parser("serve", help=_("play in the browser: start the game server"))
     p.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on (default 127.0.0.1; use 0.0.0.0 to let other machines join)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
+                   help=_("address to listen on (default 127.0.0.1; use 0.0.0.0 to let other machines join)"))
+    p.add_argument("--port", type=int, default=8000, help=_("port (default 8000; 0 picks a free one)"))
     p.add_argument("--database", metavar="URL",
-                   help="a SQLite file or URL, or postgresql://user:pass@host/db (default: a file in your data folder)")
+                   help=_("a SQLite file or URL, or postgresql://user:pass@host/db (default: a file in your data "
+                          "folder)"))
     p.add_argument("--bot-delay", type=float, default=0.8, metavar="SECONDS",
-                   help="pause before each bot move, so people can follow (default 0.8)")
+                   help=_("pause before each bot move, so people can follow (default 0.8)"))
     p.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
-                   help="a host name browsers may use to reach this server, e.g. games.example.org "
-                        "(repeatable; IP addresses and localhost always work)")
+                   help=_("a host name browsers may use to reach this server, e.g. games.example.org "
+                        "(repeatable; IP addresses and localhost always work)"))
     p.add_argument("--create-limit", type=float, default=None, metavar="PER_MINUTE",
-                   help="tables one browser may create per minute, with bursts of twice that; one address "
-                        "may create three times as many (default 4; 0 turns the limit off)")
+                   help=_("tables one browser may create per minute, with bursts of twice that; one address "
+                        "may create three times as many (default 4; 0 turns the limit off)"))
     p.add_argument("--log-json", action="store_true",
-                   help="write the server's log as JSON lines (one object per line: time, level, logger, message "
-                        "and extra fields), for log collectors")
+                   help=_("write the server's log as JSON lines (one object per line: time, level, logger, message "
+                        "and extra fields), for log collectors"))
     p.add_argument("--workers", type=int, default=1, metavar="N",
-                   help="worker processes sharing the port, each playing its share of the tables (needs PostgreSQL; "
-                        "a worker that dies is started again and its tables are played on by the others)")
+                   help=_("worker processes sharing the port, each playing its share of the tables (needs PostgreSQL; "
+                        "a worker that dies is started again and its tables are played on by the others)"))
     p.add_argument("--advertise", metavar="URL",
-                   help="with several servers on one PostgreSQL database: the address the others reach this one at "
-                        "(default: http://HOST:PORT as it listens)")
+                   help=_("with several servers on one PostgreSQL database: the address the others reach this one at "
+                        "(default: http://HOST:PORT as it listens)"))
     p.set_defaults(run=run_serve)
 
 

@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..core.errors import LudusError
+from ..i18n import _
 from .play import parse_option_pairs
 
 __all__ = [
@@ -29,23 +30,23 @@ if TYPE_CHECKING:
 def add_command(sub: argparse._SubParsersAction) -> None:
     from ..sim.backends import BACKENDS
 
-    p = sub.add_parser("tournament", help="play agents against each other and rate them",
-                       description="Play many seeded games between agent kinds, seats rotated, and write "
-                                   "a results table, CSV (or Parquet) files and plots.")
-    p.add_argument("--game", required=True, help="the game to play, e.g. gorus-maximus")
-    p.add_argument("--players", type=int, help="number of players (if the game has that option)")
-    p.add_argument("--agents", help="one agent kind per seat, comma-separated; KIND*N repeats one "
-                                    "(default: heuristic then random for the other seats)")
-    p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
-    p.add_argument("--seed", type=int, help="tournament seed (default: a random one, printed and saved)")
-    p.add_argument("--backend", choices=BACKENDS, default="process", help="where games run (default process)")
-    p.add_argument("--address", help="Ray cluster address (with --backend ray); default: start a local Ray")
-    p.add_argument("--workers", type=int, help="worker processes, or CPUs for a local Ray (default: all cores)")
-    p.add_argument("--out", help="output folder (default ./tournament-GAME-TIMESTAMP)")
-    p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE", help="set a game option")
-    p.add_argument("--parquet", action="store_true", help="also write results and games as Parquet")
-    p.add_argument("--records", action="store_true", help="save every game's record under OUT/records/")
-    p.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    p = sub.add_parser("tournament", help=_("play agents against each other and rate them"),
+                       description=_("Play many seeded games between agent kinds, seats rotated, and write "
+                                   "a results table, CSV (or Parquet) files and plots."))
+    p.add_argument("--game", required=True, help=_("the game to play, e.g. gorus-maximus"))
+    p.add_argument("--players", type=int, help=_("number of players (if the game has that option)"))
+    p.add_argument("--agents", help=_("one agent kind per seat, comma-separated; KIND*N repeats one "
+                                    "(default: heuristic then random for the other seats)"))
+    p.add_argument("--games", type=int, default=100, help=_("number of games (default 100)"))
+    p.add_argument("--seed", type=int, help=_("tournament seed (default: a random one, printed and saved)"))
+    p.add_argument("--backend", choices=BACKENDS, default="process", help=_("where games run (default process)"))
+    p.add_argument("--address", help=_("Ray cluster address (with --backend ray); default: start a local Ray"))
+    p.add_argument("--workers", type=int, help=_("worker processes, or CPUs for a local Ray (default: all cores)"))
+    p.add_argument("--out", help=_("output folder (default ./tournament-GAME-TIMESTAMP)"))
+    p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE", help=_("set a game option"))
+    p.add_argument("--parquet", action="store_true", help=_("also write results and games as Parquet"))
+    p.add_argument("--records", action="store_true", help=_("save every game's record under OUT/records/"))
+    p.add_argument("--no-plots", action="store_true", help=_("skip the PNG plots"))
     p.set_defaults(run=run_tournament_command)
 
 

@@ -39,15 +39,19 @@ def shown_values(game: Game, options: Any = None) -> list[DataValue]:
 
 def print_data_values(console: Console, game: Game, options: Any = None) -> None:
     """A short table of the game's values that the rulebook does not print, or one line saying there
-    are none; in the reader's language, except the data's own words (subject, value, note), which
-    the data files hold in English."""
+    are none; in the reader's language, the data's own words (subject, value, note) too, as the
+    game's terminal adapter words them (:meth:`~ludus.core.terminal.TerminalAdapter.describe_data_value`)."""
+    from .adapters import get_adapter
+
     values = shown_values(game, options)
     if not values:
         console.print(f"[dim]{escape(_(ALL_PRINTED))}[/]")
         return
+    adapter = get_adapter(game.name)
     table = Table(_("subject"), _("value"), _("source"), _("note"), title=_(TITLE), title_justify="left")
     for v in values:
-        table.add_row(escape(v.subject), escape(v.value), _(_source(v)), escape(v.note))
+        subject, value, note = adapter.describe_data_value(v)
+        table.add_row(escape(subject), escape(value), _(_source(v)), escape(note))
     console.print(table)
     console.print(f"[dim]{escape(_legend(values))}.[/]")
 

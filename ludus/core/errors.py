@@ -5,11 +5,48 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["DataError", "IllegalAction", "InvalidOptions", "LudusError", "RecordError", "Refusal"]
+__all__ = ["DataError", "IllegalAction", "InvalidOptions", "LudusError", "Message", "RecordError", "Refusal"]
+
+
+class Message(str):
+    """An English sentence made from a ``template`` (a gettext msgid, marked ``N_()`` where it is
+    written) and its ``params``: it *is* the English text, so every caller that reads it as text
+    keeps working, and a client can write it in its reader's language from the template
+    (``_(message.template, **message.params)``, docs/i18n.md). Params are codes, numbers and
+    text typed by a person (shown as typed), never English words."""
+
+    template: str
+    params: dict[str, Any]
+
+    def __new__(cls, template: str, /, **params: Any) -> Message:
+        self = super().__new__(cls, template.format(**params))
+        self.template = template
+        self.params = params
+        return self
+
+    def __reduce__(self) -> Any:  # pickles as the template and its params, like Refusal
+        return (_message, (self.template, self.params))
+
+
+def _message(template: str, params: dict[str, Any]) -> Message:
+    return Message(template, **params)
 
 
 class LudusError(Exception):
-    """Base class of every error the project raises on purpose."""
+    """Base class of every error the project raises on purpose.
+
+    Raised with a :class:`Message`, it keeps the message's ``template`` and ``params``
+    (``message_template``, ``message_params``) for a client that writes errors in its reader's
+    language; ``str()`` is always the English sentence."""
+
+    message_template: str | None
+    message_params: dict[str, Any]
+
+    def __init__(self, *args: object) -> None:
+        super().__init__(*args)
+        first = args[0] if args else None
+        self.message_template = first.template if isinstance(first, Message) else None
+        self.message_params = dict(first.params) if isinstance(first, Message) else {}
 
 
 class Refusal(str):

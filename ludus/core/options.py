@@ -16,7 +16,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from .errors import InvalidOptions
+from ..i18n import N_
+from .errors import InvalidOptions, Message
 
 __all__ = ["NO_LEGACY", "OptionInfo", "describe_options", "option", "options_to_json", "parse_options",
            "with_legacy_values"]
@@ -129,6 +130,15 @@ def describe_options(cls: type) -> list[OptionInfo]:
     return out
 
 
+WHOLE_NUMBER = N_("option {name} must be a whole number, not {value}")
+
+
+def _typed(value: Any) -> Any:
+    """A value as a message shows it: a number as a number (the reader's digits), anything else
+    as Python writes it (``'abc'``, ``True``), as the person typed it."""
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else repr(value)
+
+
 def _coerce(info: OptionInfo, value: Any) -> Any:
     name = info.name.replace("_", "-")
     if info.kind == "bool":
@@ -138,10 +148,11 @@ def _coerce(info: OptionInfo, value: Any) -> Any:
             return True
         if isinstance(value, str) and value.lower() in ("0", "false", "no", "off"):
             return False
-        raise InvalidOptions(f"option {name!r} must be true or false, not {value!r}")
+        raise InvalidOptions(Message(N_("option {name} must be true or false, not {value}"), name=repr(name),
+                                     value=_typed(value)))
     if info.kind == "int":
         if isinstance(value, bool):
-            raise InvalidOptions(f"option {name!r} must be a whole number, not {value!r}")
+            raise InvalidOptions(Message(WHOLE_NUMBER, name=repr(name), value=_typed(value)))
         if isinstance(value, int):
             return value
         if isinstance(value, str):
@@ -149,16 +160,18 @@ def _coerce(info: OptionInfo, value: Any) -> Any:
                 return int(value.strip())
             except ValueError:
                 pass
-        raise InvalidOptions(f"option {name!r} must be a whole number, not {value!r}")
+        raise InvalidOptions(Message(WHOLE_NUMBER, name=repr(name), value=_typed(value)))
     if info.kind == "float":
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return float(value)
         try:
             return float(value)
         except (TypeError, ValueError):
-            raise InvalidOptions(f"option {name!r} must be a number, not {value!r}") from None
+            raise InvalidOptions(Message(N_("option {name} must be a number, not {value}"), name=repr(name),
+                                         value=_typed(value))) from None
     if not isinstance(value, str):
-        raise InvalidOptions(f"option {name!r} must be text, not {value!r}")
+        raise InvalidOptions(Message(N_("option {name} must be text, not {value}"), name=repr(name),
+                                     value=_typed(value)))
     return value
 
 
@@ -171,18 +184,22 @@ def parse_options(cls: type[T], values: Mapping[str, Any] | None = None) -> T:
         name = raw_name.replace("-", "_")
         if name not in infos:
             known = ", ".join(sorted(n.replace("_", "-") for n in infos))
-            raise InvalidOptions(f"unknown option {raw_name!r}; known options: {known}")
+            raise InvalidOptions(Message(N_("unknown option {name}; known options: {known}"), name=repr(raw_name),
+                                         known=known))
         info = infos[name]
         if value is None:
             continue
         v = _coerce(info, value)
         if info.choices is not None and v not in info.choices:
             allowed = ", ".join(str(c) for c in info.choices)
-            raise InvalidOptions(f"option {name.replace('_', '-')!r} must be one of {allowed}; got {v!r}")
+            raise InvalidOptions(Message(N_("option {name} must be one of {allowed}; got {value}"),
+                                         name=repr(name.replace("_", "-")), allowed=allowed, value=_typed(v)))
         if info.min is not None and v < info.min:
-            raise InvalidOptions(f"option {name.replace('_', '-')!r} must be at least {info.min}; got {v!r}")
+            raise InvalidOptions(Message(N_("option {name} must be at least {limit}; got {value}"),
+                                         name=repr(name.replace("_", "-")), limit=info.min, value=_typed(v)))
         if info.max is not None and v > info.max:
-            raise InvalidOptions(f"option {name.replace('_', '-')!r} must be at most {info.max}; got {v!r}")
+            raise InvalidOptions(Message(N_("option {name} must be at most {limit}; got {value}"),
+                                         name=repr(name.replace("_", "-")), limit=info.max, value=_typed(v)))
         kwargs[name] = v
     try:
         return cls(**kwargs)

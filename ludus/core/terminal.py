@@ -10,16 +10,18 @@ drawing belongs beside the rules (as in python-chess), and rich is a core depend
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
 
-from ..i18n import N_, _
+from ..i18n import N_, _, format_number
 from .errors import IllegalAction
 from .game import Action, Game, SeatView
+from .provenance import DataValue
 
-__all__ = ["GENERIC_REFUSALS", "TerminalAdapter"]
+__all__ = ["GENERIC_REFUSALS", "TerminalAdapter", "data_text"]
 
 GENERIC_REFUSALS = {
     "game-over": N_("the game is over"),
@@ -28,6 +30,21 @@ GENERIC_REFUSALS = {
     "not-legal": N_("{action} is not a legal move now"),
 }
 """The English of the refusals the core ``State.apply`` gives (their codes), for every game."""
+
+
+_NUMBER = re.compile(r"([+-]?)([0-9]+)")
+
+
+def data_text(text: str) -> str:
+    """A word, name or sentence of a game's data in the language in use: a number (``3``, ``+2``,
+    ``-4``) in the language's digits, any other text through the catalog (as written when it has
+    none: a name from a player's own file); an empty text stays empty."""
+    if not text:
+        return ""
+    number = _NUMBER.fullmatch(text)
+    if number:
+        return number[1] + format_number(int(number[2]))
+    return _(text)
 
 
 class TerminalAdapter:
@@ -88,6 +105,16 @@ class TerminalAdapter:
     def describe_action(self, seat_name: str, action: Action) -> str:
         """One line for the move log."""
         return f"{seat_name}: {action.label}"
+
+    def describe_data_value(self, value: DataValue) -> tuple[str, str, str]:
+        """A value of the game's data that its rulebook does not print, as ``ludus games NAME``
+        lists it: its subject, value and note in the language in use. By default a subject
+        "Name: field" is worded from its two parts, and each part, the value and the note go
+        through the catalog (:func:`data_text`); a game whose data words are built otherwise
+        words them itself. Records and the server keep the English (:class:`DataValue`)."""
+        name, sep, field = value.subject.partition(": ")
+        subject = _("{name}: {field}", name=data_text(name), field=data_text(field)) if sep else data_text(name)
+        return subject, data_text(value.value), data_text(value.note)
 
     def describe_secret(self, seat_name: str) -> str:
         """The log line for another seat's move the reader may not see (rich markup)."""

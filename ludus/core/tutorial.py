@@ -35,12 +35,18 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from ..i18n import N_
 from .errors import DataError, IllegalAction, LudusError, RecordError
 from .game import CHANCE, Action, Game, State
 from .tomldata import load_toml
 
 __all__ = ["Attempt", "Tutorial", "TutorialScript", "TutorialStep", "load_tutorial", "tutorial_json"]
 
+
+NOTHING_TO_PLAY = N_("Nothing to play in this step: read it, then go on.")
+ANOTHER_MOVE = N_("That move is allowed, but this lesson asks for another one.")
+"""The answers to a move a lesson does not want, in English (a client translates them, as it does
+the script's own texts: :func:`ludus.i18n.data.translate_text`)."""
 
 NULL = "null"
 """How a script writes JSON null inside a move (TOML has no null)."""
@@ -176,10 +182,10 @@ class Tutorial:
         if reason is not None:
             return Attempt("refused", reason)
         if lesson.expect is None:
-            return Attempt("other", "Nothing to play in this step: read it, then go on.")
+            return Attempt("other", NOTHING_TO_PLAY)
         if action == self.expected(step):
             return Attempt("done", lesson.after)
-        return Attempt("other", lesson.other or "That move is allowed, but this lesson asks for another one.")
+        return Attempt("other", lesson.other or ANOTHER_MOVE)
 
     # ------------------------------------------------------------------ checking
     def _check(self) -> None:

@@ -35,7 +35,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..core.errors import LudusError
-from ..games import game_names, get_game
+from ..games import game_names, get_game, translated_how_to_play
+from ..i18n import _, use_language
+from ..i18n.web import COOKIE as LANGUAGE_COOKIE
+from ..i18n.web import choose_language
 from . import hinting, ratings
 from .accounts import SESSION_COOKIE, SESSION_DAYS, Account
 from .analysis_jobs import add_analysis_routes
@@ -46,6 +49,7 @@ from .hub import Connection, Hub, RateLimited, Table, dumps, hash_token, server_
 from .learn import add_learn_routes
 from .observability import CONTENT_TYPE, Metrics
 from .protocol import BODY_DEPTH, Checked, ProtocolError, RateLimit, error_body, json_body, parse_message
+from .refusals import refusal_text
 from .store import Store
 
 __all__ = [
@@ -447,13 +451,18 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
 
     # ------------------------------------------------------------- games
     @app.get("/api/games")
-    async def games() -> list[dict[str, Any]]:
+    async def games(request: Request) -> list[dict[str, Any]]:
+        """Every game, with its title, summary and options' help in the reader's language (cookie
+        or Accept-Language; the terminal's translations of ``ludus games``), English otherwise."""
+        lang = choose_language(request.cookies.get(LANGUAGE_COOKIE), request.headers.get("accept-language"))
         out = []
-        for name in game_names():
-            game = get_game(name)
-            out.append({"name": name, "title": game.title, "summary": game.summary, "min_seats": game.min_seats,
-                        "max_seats": game.max_seats, "options": server_options(game), "bots": bot_kinds(game),
-                        "default_bot": default_bot(game), "rated": _rated_json(game)})
+        with use_language(lang):
+            for name in game_names():
+                game = get_game(name)
+                options = [{**o, "help": _(o["help"])} if o.get("help") else o for o in server_options(game)]
+                out.append({"name": name, "title": _(game.title), "summary": _(game.summary) if game.summary else "",
+                            "min_seats": game.min_seats, "max_seats": game.max_seats, "options": options,
+                            "bots": bot_kinds(game), "default_bot": default_bot(game), "rated": _rated_json(game)})
         return out
 
     @app.post("/api/games/{name}/options", dependencies=[Depends(json_body)])
@@ -466,31 +475,39 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
         opts = check_options(game, body.options)
         return {"seats": game.num_seats(opts), "seat_names": game.seat_names(opts)}
 
-    def _rules(name: str, values: dict[str, Any]) -> dict[str, Any]:
+    def _rules(name: str, values: dict[str, Any], request: Request) -> dict[str, Any]:
+        """The rules in the reader's language where the game ships them translated (the same text
+        ``ludus rules`` shows), each option's help through the terminal's catalog; else English."""
         from .hub import check_options
-        from .rules import explain_data_values, explain_options, rules_html
+        from .rules import explain_data_values, explain_options, render_markdown, rules_html
 
         if name not in game_names():
             raise ProtocolError("no_game", f"unknown game {name!r}; GET /api/games lists them")
         game = get_game(name)
         opts = check_options(game, values)  # the same refusal as the options check above
-        return {"game": name, "title": game.title, "html": rules_html(name), "options": explain_options(game, opts),
-                "data_values": explain_data_values(game, opts)}
+        lang = choose_language(request.cookies.get(LANGUAGE_COOKIE), request.headers.get("accept-language"))
+        translated = translated_how_to_play(name, lang) if lang != "en" else None
+        html = render_markdown(translated, panel=True) if translated else rules_html(name)
+        with use_language(lang):
+            options = [{**o, "help": _(o["help"])} if o.get("help") else o for o in explain_options(game, opts)]
+            title = _(game.title)
+        return {"game": name, "title": title, "html": html, "options": options,
+                "data_values": explain_data_values(game, opts), "lang": lang if translated else "en"}
 
     @app.get("/api/games/{name}/rules")
-    async def game_rules(name: str) -> dict[str, Any]:
+    async def game_rules(name: str, request: Request) -> dict[str, Any]:
         """The game's rules as safe HTML, with its options at their defaults."""
-        return _rules(name, {})
+        return _rules(name, {}, request)
 
     @app.post("/api/games/{name}/rules", dependencies=[Depends(json_body)])
-    async def game_rules_for(name: str, body: OptionsCheck) -> dict[str, Any]:
+    async def game_rules_for(name: str, body: OptionsCheck, request: Request) -> dict[str, Any]:
         """The same, with the options explained as a lobby form or a table has set them."""
-        return _rules(name, body.options)
+        return _rules(name, body.options, request)
 
     # ------------------------------------------------------------- tables
     @app.get("/api/tables")
-    async def lobby() -> list[dict[str, Any]]:
-        return await hub.lobby()
+    async def lobby(request: Request) -> list[dict[str, Any]]:
+        return [_titled(request, info) for info in await hub.lobby()]
 
     async def seated(request: Request, wants_seat: bool) -> tuple[Player, str | None]:
         """The player, and the cookie token to hand out when a player without one takes a seat."""
@@ -515,7 +532,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
     @app.get("/api/tables/{code}")
     async def table_info(code: str, request: Request) -> dict[str, Any]:
         table = await hub.get(code)
-        return _table_info(table, (await _player(hub, request)).key)
+        return _titled(request, _table_info(table, (await _player(hub, request)).key))
 
     @app.post("/api/tables/{code}/join", dependencies=[Depends(json_body)])
     async def join(code: str, body: JoinTable, request: Request) -> JSONResponse:
@@ -524,7 +541,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
         assert me.key is not None
         await hub.join(table, me.key, me.account.name if me.account else body.name, body.seat,
                        member=me.account is not None)
-        response = JSONResponse(_table_info(table, me.key))
+        response = JSONResponse(_titled(request, _table_info(table, me.key)))
         if new_token:
             _set_token(request, response, new_token)
         return response
@@ -558,7 +575,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
             raise ProtocolError("bad_seat", f"seat must be 0 to {len(table.seats) - 1}")
         viewer = seat if seat is not None else table.seat_of((await _player(hub, request)).key)
         frames = hub.replay_frames(table, viewer)
-        return {"table": table.public(), "names": table.names(), "viewer": viewer, "frames": frames}
+        return {"table": _titled(request, table.public()), "names": table.names(), "viewer": viewer, "frames": frames}
 
     # ------------------------------------------------------------- live play
     @app.websocket("/ws/tables/{code}")
@@ -709,6 +726,15 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
     return app
 
 
+def _titled(request: Request, info: dict[str, Any]) -> dict[str, Any]:
+    """A table's description with its game's title in the reader's language (the terminal's words for it)."""
+    lang = choose_language(request.cookies.get(LANGUAGE_COOKIE), request.headers.get("accept-language"))
+    if lang != "en" and isinstance(info.get("title"), str):
+        with use_language(lang):
+            info = {**info, "title": _(info["title"])}
+    return info
+
+
 def _rated_json(game: Any) -> dict[str, Any] | None:
     rated = ratings.rated_play(game)
     if rated is None:
@@ -734,6 +760,7 @@ async def _serve_socket(hub: Hub, table: Table, ws: WebSocket, config: ServerCon
     seat = table.seat_of(player.key)
     conn = Connection(ws.send_text, seat, RateLimit(config.rate_per_second, config.rate_burst), _address(ws))
     conn.session = player.session()
+    conn.lang = choose_language(ws.cookies.get(LANGUAGE_COOKIE), ws.headers.get("accept-language"))
     try:
         hub.connect(table, conn)
     except ProtocolError as exc:
@@ -799,7 +826,10 @@ async def _receiver(hub: Hub, table: Table, conn: Connection, ws: WebSocket, con
             await _handle(hub, table, conn, msg, mid)
         except ProtocolError as exc:
             hub.metrics.error_sent(exc.code, "ws")
-            conn.push(exc.message_json(mid))
+            reply = exc.message_json(mid)
+            if exc.reason is not None:  # a rule's refusal: in the reader's language (docs/i18n.md)
+                reply["message"] = refusal_text(table.game.name, exc.message, exc.reason, conn.lang)
+            conn.push(reply)
             if exc.code == "stale":
                 conn.mark_dirty()
         except (asyncio.CancelledError, WebSocketDisconnect):

@@ -23,7 +23,10 @@ from .. import games
 from ..core.errors import LudusError
 from ..core.game import State
 from ..core.tutorial import Tutorial, tutorial_json
+from ..i18n.web import COOKIE as LANGUAGE_COOKIE
+from ..i18n.web import choose_language
 from .protocol import Checked, ProtocolError, error_body, json_body
+from .refusals import refusal_text
 from .views import history_entries, seat_payload
 
 __all__ = ["LearnMissing", "TryMove", "add_learn_routes", "learner_view", "load", "step_json", "tutorial_games"]
@@ -141,7 +144,7 @@ def add_learn_routes(app: FastAPI) -> None:
         return step_json(load(game), k)
 
     @app.post("/api/learn/{game}/steps/{k}/try", dependencies=[Depends(json_body)])
-    def learn_try(game: str, k: int, body: TryMove) -> dict[str, Any]:
+    def learn_try(game: str, k: int, body: TryMove, request: Request) -> dict[str, Any]:
         tutorial = load(game)
         if not 0 <= k < len(tutorial):
             raise LearnMissing("no_step", f"this tutorial has steps 0 to {len(tutorial) - 1} to try moves in, not {k}")
@@ -149,7 +152,12 @@ def add_learn_routes(app: FastAPI) -> None:
             answer = tutorial.attempt(k, body.action)
         except LudusError as exc:  # a malformed action (RecordError), said in the game's own words
             raise ProtocolError("bad_action", str(exc)) from None
-        out: dict[str, Any] = {"kind": answer.kind, "message": answer.message}
+        message = str(answer.message)
+        code = getattr(answer.message, "code", None)
+        if answer.kind == "refused" and code:  # the rules' reason in the reader's language (docs/i18n.md)
+            lang = choose_language(request.cookies.get(LANGUAGE_COOKIE), request.headers.get("accept-language"))
+            message = refusal_text(game, message, {"code": code, "params": getattr(answer.message, "params", {})}, lang)
+        out: dict[str, Any] = {"kind": answer.kind, "message": message}
         expected = tutorial.expected(k)
         if answer.kind == "done" and expected is not None:  # the board with the move made, before the others answer
             state = tutorial.state_at(k)

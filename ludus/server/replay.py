@@ -36,11 +36,12 @@ def replay_frames(table: Table, viewer: int | None) -> list[dict[str, Any]]:
         return frames
     state = table.game.new_initial_state(table.game.parse_options(table.options_json), seed=table.seed)
     names = table.names()
-    frames = [{"ply": 0, "actor": None, "label": "Start", "observation": state.observation(viewer).to_json()}]
+    frames = [{"ply": 0, "actor": None, "action": None, "label": "Start",
+               "observation": state.observation(viewer).to_json()}]
     for ply, (seat, raw) in enumerate(table.recorded):
         action = table.game.action_from_json(raw)
         state.apply(action, seat)
-        frames.append({"ply": ply + 1, "actor": seat, "label": f"{names[seat]}: {action.label}",
-                       "observation": state.observation(viewer).to_json()})
+        frames.append({"ply": ply + 1, "actor": seat, "action": raw, "label": f"{names[seat]}: {action.label}",
+                       "observation": state.observation(viewer).to_json()})  # action: for the page's own words
     table.replays[key] = frames
     return frames

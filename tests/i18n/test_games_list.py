@@ -65,3 +65,36 @@ def test_english_is_the_source_text(monkeypatch, capsys) -> None:
     assert "Gladius (gladius, 1-2 players)" in out
     assert "fighter type of seat 1 (what --me picks)" in out and "whole number" not in out  # ranges shown instead
     assert "0 to 99" in out
+
+
+@pytest.mark.parametrize("lang", ["es", "fa"])
+@pytest.mark.parametrize("name", ["gorus-maximus", "circus-maximus", "gorus-arena"])
+def test_the_unprinted_values_read_in_the_language(name: str, lang: str) -> None:
+    """Each value's subject, value and note as ``ludus games NAME`` lists them: none left in English
+    (a name or a number may read the same), Persian ones in Persian script and digits."""
+    from ludus.cli.adapters import get_adapter
+    from ludus.cli.values import shown_values
+
+    game = get_game(name)
+    adapter = get_adapter(name)
+    values = shown_values(game)
+    assert values
+    with use_language(lang):
+        for value in values:
+            subject, shown, note = adapter.describe_data_value(value)
+            assert subject != value.subject and (note != value.note or not note), value
+            if re.search("[a-z]{3,}", value.value):
+                assert shown != value.value or (lang == "es" and shown in ("Secutor",)), value
+            if lang == "fa":
+                for text in (subject, shown, note):
+                    words = re.sub(r"\b[IVX]+\b", "", text)  # a phase's number as the cards print it (II, III)
+                    assert not re.search("[0-9]", words) and not re.search("[a-zA-Z]{2,}", words), (value, text)
+                assert PERSIAN.search(subject)
+
+
+def test_the_unprinted_values_table_is_translated(monkeypatch, capsys) -> None:
+    monkeypatch.setenv("COLUMNS", "250")
+    assert main(["--lang", "es", "games", "gorus-maximus"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "Puntos de Ovación del rango 9 │ +2 │" in out
+    assert "Crowd Favour of rank" not in out and "the rulebook" not in out

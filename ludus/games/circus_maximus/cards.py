@@ -28,6 +28,7 @@ from ...core.datafile import MiB, read_text
 from ...core.errors import DataError
 from ...core.provenance import EXAMPLE, OURS, PRINTED, DataValue, Source
 from ...core.tomldata import line_map, line_of, load_toml
+from ...i18n import N_
 
 __all__ = [
     "ALL_TRADERS",
@@ -228,10 +229,10 @@ MARKS: dict[str, str] = {OURS: "°", EXAMPLE: "*"}
 
 # What a field means, for a DataValue's subject ("Trader 4: coins if kept in hand").
 FIELD_WORDS: dict[str, dict[str, str]] = {
-    "trader": {"coins": "coins if kept in hand"},
-    "ticket": {"coins": "coins when sold", "count": "cards"},
-    "visitor": {"name": "the kind itself", "coins": "coins paid", "count": "cards"},
-    "favour": {"coins": "coins at the end", "count": "cards", "pays": "what a Legionnaire pays with it"},
+    "trader": {"coins": N_("coins if kept in hand")},
+    "ticket": {"coins": N_("coins when sold"), "count": N_("cards")},
+    "visitor": {"name": N_("the kind itself"), "coins": N_("coins paid"), "count": N_("cards")},
+    "favour": {"coins": N_("coins at the end"), "count": N_("cards"), "pays": N_("what a Legionnaire pays with it")},
 }
 # The value fields each table may list under ``example`` / ``ours``.
 _VALUE_FIELDS = {table: tuple(words) for table, words in FIELD_WORDS.items()}
@@ -241,23 +242,26 @@ def value_note(table: str, field: str, source: str) -> str:
     return _NOTES.get((table, field, source), "")
 
 
-# Why a value is what it is, by (table, field, source); in our words (docs/games/circus-maximus.md).
+# Why a value is what it is, by (table, field, source); in our words (docs/games/circus-maximus.md),
+# marked for translation (ludus games circus-maximus shows them in the reader's language).
 _NOTES: dict[tuple[str, str, str], str] = {
-    ("trader", "coins", EXAMPLE): "the rulebook's scoring example: traders 6, 3 and 2 kept in hand earn 2 + 1 + 0",
-    ("trader", "coins", OURS): "the rulebook prints only the three ranks of its example; we fill ranks 1-8 "
-                               "as 0 0 1 1 2 2 3 3",
-    ("ticket", "coins", EXAMPLE): "the rulebook's scoring example: a balcony ticket sold to a Senator earns "
-                                  "1 + 6, an arena ticket sold to a Student 2 + 3",
-    ("ticket", "coins", OURS): "the rulebook names box seats but never prices them; we take one more than arena",
-    ("ticket", "count", OURS): "the rulebook counts 18 tickets in all; we split them evenly, two per venue and seat",
-    ("visitor", "coins", EXAMPLE): "the rulebook's scoring example: a Senator pays 6 and a Student 3",
-    ("visitor", "name", OURS): "the rulebook has five kinds of visitor but names only three; this kind is ours",
-    ("visitor", "coins", OURS): "the price of a visitor kind the rulebook does not name",
-    ("visitor", "count", OURS): "the rulebook counts 16 visitors, Caesar among them, in five kinds; "
-                                "we split the other 15 evenly",
-    ("favour", "coins", OURS): "the coins are printed on the cards, not in the rulebook; its scoring example "
-                               "shows one favour, not named, worth 2",
-    ("favour", "count", OURS): "the rulebook counts 18 favour cards of nine kinds; we take two of each",
+    ("trader", "coins", EXAMPLE): N_("the rulebook's scoring example: traders 6, 3 and 2 kept in hand earn "
+                                     "2 + 1 + 0"),
+    ("trader", "coins", OURS): N_("the rulebook prints only the three ranks of its example; we fill ranks 1-8 "
+                                  "as 0 0 1 1 2 2 3 3"),
+    ("ticket", "coins", EXAMPLE): N_("the rulebook's scoring example: a balcony ticket sold to a Senator earns "
+                                     "1 + 6, an arena ticket sold to a Student 2 + 3"),
+    ("ticket", "coins", OURS): N_("the rulebook names box seats but never prices them; we take one more than arena"),
+    ("ticket", "count", OURS): N_("the rulebook counts 18 tickets in all; we split them evenly, two per venue and "
+                                  "seat"),
+    ("visitor", "coins", EXAMPLE): N_("the rulebook's scoring example: a Senator pays 6 and a Student 3"),
+    ("visitor", "name", OURS): N_("the rulebook has five kinds of visitor but names only three; this kind is ours"),
+    ("visitor", "coins", OURS): N_("the price of a visitor kind the rulebook does not name"),
+    ("visitor", "count", OURS): N_("the rulebook counts 16 visitors, Caesar among them, in five kinds; "
+                                   "we split the other 15 evenly"),
+    ("favour", "coins", OURS): N_("the coins are printed on the cards, not in the rulebook; its scoring example "
+                                  "shows one favour, not named, worth 2"),
+    ("favour", "count", OURS): N_("the rulebook counts 18 favour cards of nine kinds; we take two of each"),
 }
 
 

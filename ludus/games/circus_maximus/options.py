@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...core.errors import InvalidOptions
+from ...core.errors import InvalidOptions, Message
 from ...core.options import option
+from ...i18n import N_
 
 __all__ = ["COLOURS", "START_CARD_READINGS", "CircusMaximusOptions"]
 
@@ -38,4 +39,5 @@ class CircusMaximusOptions:
 
     def __post_init__(self) -> None:
         if not 3 <= self.players <= 5:
-            raise InvalidOptions(f"Circus Maximus is for 3 to 5 players, not {self.players}")
+            raise InvalidOptions(Message(N_("Circus Maximus is for {low} to {high} players, not {players}"), low=3,
+                                         high=5, players=self.players))

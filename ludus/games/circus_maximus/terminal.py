@@ -12,8 +12,8 @@ from rich.text import Text
 
 from ...core.errors import IllegalAction
 from ...core.game import Action, Game, SeatView
-from ...core.provenance import EXAMPLE, OURS, SOURCE_TEXT, Source
-from ...core.terminal import TerminalAdapter
+from ...core.provenance import EXAMPLE, OURS, SOURCE_TEXT, DataValue, Source
+from ...core.terminal import TerminalAdapter, data_text
 from ...i18n import N_, _, format_number, join_and, ngettext
 from .actions import (
     LINE_KEYS,
@@ -34,9 +34,10 @@ from .actions import (
     TakeStart,
     TakeTicket,
 )
-from .cards import MARKS, VENUE_KEYS, CardData, source_of
+from .cards import FAVOUR_NAMES, MARKS, VENUE_KEYS, CardData, source_of, ticket_key_name
 from .game import GAME
 from .narration import (
+    SEAT_WORDS,
     favour_label,
     line_at,
     line_label,
@@ -214,17 +215,41 @@ def refusal_text(code: str | None, params: dict[str, Any]) -> str | None:
     return None
 
 
+_TICKET_KEYS = {ticket_key_name(f"{venue}:{seat}"): f"{venue}:{seat}" for venue in VENUE_KEYS for seat in SEAT_WORDS}
+"""A ticket's key by the English name a data value's subject gives it ("Colosseum box")."""
+_FAVOUR_KEYS = {name: key for key, name in FAVOUR_NAMES.items()}
+
+
+def data_subject(head: str) -> str:
+    """What an unprinted value belongs to ("Trader 4", "Colosseum box ticket", "+Visitor favour",
+    a visitor kind), in the language in use."""
+    if head.startswith("Trader ") and head.removeprefix("Trader ").isdigit():
+        return _("Trader {rank}", rank=int(head.removeprefix("Trader ")))
+    if head.endswith(" ticket") and head.removesuffix(" ticket") in _TICKET_KEYS:
+        return _("{ticket} ticket", ticket=ticket_label(_TICKET_KEYS[head.removesuffix(" ticket")]))
+    if head.endswith(" favour") and head.removesuffix(" favour") in _FAVOUR_KEYS:
+        return _("{favour} favour", favour=favour_label(_FAVOUR_KEYS[head.removesuffix(" favour")]))
+    return data_text(head)
+
+
 class CircusMaximusAdapter(TerminalAdapter):
     game_name = "circus-maximus"
 
+    def describe_data_value(self, value: DataValue) -> tuple[str, str, str]:
+        """Subjects built from a card's name and a field ("Trader 4: coins if kept in hand"): both
+        parts translated (the fields and notes are marked in ``cards.py``)."""
+        head, sep, field = value.subject.partition(": ")
+        subject = _("{name}: {field}", name=data_subject(head), field=data_text(field)) if sep else data_subject(head)
+        return subject, data_text(value.value), data_text(value.note)
+
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--caesar", action="store_true",
-                            help="experienced variant: Caesar among the visitors (a favour may be sold as a seat)")
+                            help=_("experienced variant: Caesar among the visitors (a favour may be sold as a seat)"))
         parser.add_argument("--start-card", choices=START_CARD_READINGS, default=None,
-                            help="the starting-player card at the villa: taken 'instead' of a favour "
+                            help=_("the starting-player card at the villa: taken 'instead' of a favour "
                                  "(the rulebook; unchosen it goes to the first trader in line) or an "
-                                 "'extra-pick' after the favours")
-        parser.add_argument("--cards", metavar="FILE", help="card-data TOML file instead of the shipped one")
+                                 "'extra-pick' after the favours"))
+        parser.add_argument("--cards", metavar="FILE", help=_("card-data TOML file instead of the shipped one"))
 
     def options_from_args(self, args: argparse.Namespace) -> dict[str, Any]:
         out: dict[str, Any] = {}

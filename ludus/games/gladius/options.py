@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...core.errors import InvalidOptions
+from ...core.errors import InvalidOptions, Message
 from ...core.options import option
+from ...i18n import N_
 from .cards import builtin_catalogue, load_catalogue, split_paths
 
 __all__ = ["FIGHTER_SUGGESTIONS", "GladiusOptions"]
@@ -63,5 +64,5 @@ class GladiusOptions:
         cat.fighter(self.fighter1)
         cat.fighter(self.fighter2)
         if self.starting_hand > self.hand_limit:
-            raise InvalidOptions(f"starting-hand ({self.starting_hand}) cannot exceed hand-limit "
-                                 f"({self.hand_limit})")
+            raise InvalidOptions(Message(N_("starting-hand ({hand}) cannot exceed hand-limit ({limit})"),
+                                         hand=self.starting_hand, limit=self.hand_limit))

@@ -2,7 +2,7 @@
 // with what each card does and, for every card you cannot use now, why (the rules' own reason,
 // sent in the observation as hand_notes), and the end of the game: who won and how.
 // Moves: the legal-move buttons, followed by the cards that are not among them and why.
-import { h, replaceChildren } from "/static/common.js";
+import { formatList, formatNumber, h, lang, replaceChildren, t, tn } from "/static/common.js";
 
 function info(data, key) {
   return (data.cards || {})[key] || { name: String(key).split("/").pop(), effect: "" };
@@ -10,11 +10,32 @@ function info(data, key) {
 
 function cardName(data, key) { return key ? info(data, key).name : "—"; }
 
+// A fighter type's name as the observation gives it ("Thracian", "Thracian 2" in a mirror match),
+// in the reader's language (page_data's fighter_names).
+let pageData = {};  // the page data of the table being drawn (set by each entry point below)
+
+function typeWord(name) {
+  const words = pageData.fighter_names || {};
+  const m = /^(.*) (\d+)$/.exec(String(name));
+  if (m && words[m[1]]) return `${words[m[1]]} ${formatNumber(Number(m[2]))}`;
+  return words[name] || name;
+}
+
+// A move as the page says it (the server's label is English): "Attack: Gladius (Thracian)".
+function moveWords(data, action, label) {
+  const a = action || {};
+  const named = (key) => (info(data, key).label || cardName(data, key));
+  if ("attack" in a) return a.attack === null ? t("No attack") : t("Attack: {card}", { card: named(a.attack) });
+  if ("defend" in a) return a.defend === null ? t("No defence") : t("Defend: {card}", { card: named(a.defend) });
+  if ("discard" in a) return t("Discard {card}", { card: named(a.discard) });
+  return label;
+}
+
 // The mark on a card or fighter the rulebook does not print (the Lion, Ludus's own example): the
 // reason in a tooltip, and in words for screen readers.
 function oursMark(why) {
   if (!why) return null;
-  const text = `not in the rulebook: ${why}`;
+  const text = t("not in the rulebook: {why}", { why });
   return h("span", { class: "gl-ours", "data-source": "ours", title: text },
     h("span", { "aria-hidden": "true" }, "✱"), h("span", { class: "visually-hidden" }, ` (${text})`));
 }
@@ -28,7 +49,7 @@ function card(data, key, extra) {
 
 // A fighter by the player's name and the fighter type; in solo the second fighter is the automated opponent.
 function who(obs, seat, seatName) {
-  if (obs.solo && seat === 1) return `the automated ${obs.names[1]}`;
+  if (obs.solo && seat === 1) return t("the automated {fighter}", { fighter: typeWord(obs.names[1]) });
   return seatName(seat);
 }
 
@@ -42,6 +63,12 @@ function sentence(text) {
   return t.charAt(0).toUpperCase() + t.slice(1);
 }
 
+// The rules' reason a card cannot be used (the observation's words: English), marked as English
+// in a page of another language.
+function ruleWords(reason) {
+  return lang === "en" ? sentence(reason) : h("span", { lang: "en", dir: "ltr" }, sentence(reason));
+}
+
 // Another fighter type's card (not the seat's own type, not a shared card).
 function notYours(data, obs, key) {
   const owner = info(data, key).set || String(key).split("/")[0];
@@ -51,18 +78,22 @@ function notYours(data, obs, key) {
 function fighter(obs, seat, seatName, data) {
   const hp = obs.hit_points[seat], max = obs.max_hit_points[seat];
   const flags = [];
-  if (obs.skip && obs.skip[seat]) flags.push("immobilized: loses the next turn");
-  if (obs.locked && obs.locked[seat]) flags.push(`may not attack on the next turn (after ${cardName(data, obs.locked[seat])})`);
-  if (obs.barred && obs.active === seat && obs.phase === "attack") flags.push(`may not attack this turn (after ${cardName(data, obs.barred)} last turn)`);
+  if (obs.skip && obs.skip[seat]) flags.push(t("immobilized: loses the next turn"));
+  if (obs.locked && obs.locked[seat]) flags.push(t("may not attack on the next turn (after {card})", { card: cardName(data, obs.locked[seat]) }));
+  if (obs.barred && obs.active === seat && obs.phase === "attack") {
+    flags.push(t("may not attack this turn (after {card} last turn)", { card: cardName(data, obs.barred) }));
+  }
   const you = obs.seat === seat;
+  const inHand = tn("{count} card in hand", "{count} cards in hand", obs.hand_sizes[seat], { count: obs.hand_sizes[seat] });
   return h("div", { class: `fighter ${obs.active === seat && !obs.end ? "active" : ""}`, id: `fighter-${seat}` },
-    h("h3", {}, `${Who(obs, seat, seatName)} — ${obs.names[seat]}`,
-      oursMark(((data.fighters || {})[obs.fighters[seat]] || {}).ours), you ? h("span", { class: "badge" }, "you") : null),
-    h("meter", { min: 0, max, value: hp, low: Math.ceil(max / 3), optimum: max, "aria-label": `${who(obs, seat, seatName)}: hit points` }),
-    h("p", {}, h("strong", { class: "hp" }, `${hp} / ${max} hit points`),
-      obs.solo && seat === 1 ? null : ` · ${obs.hand_sizes[seat]} card${obs.hand_sizes[seat] === 1 ? "" : "s"} in hand`),
+    h("h3", {}, `${Who(obs, seat, seatName)} — ${typeWord(obs.names[seat])}`,
+      oursMark(((data.fighters || {})[obs.fighters[seat]] || {}).ours), you ? h("span", { class: "badge" }, t("you")) : null),
+    h("meter", { min: 0, max, value: hp, low: Math.ceil(max / 3), optimum: max,
+      "aria-label": t("{fighter}: hit points", { fighter: who(obs, seat, seatName) }) }),
+    h("p", {}, h("strong", { class: "hp" }, t("{hp} / {max} hit points", { hp, max })),
+      obs.solo && seat === 1 ? null : ` · ${inHand}`),
     flags.length ? h("p", { class: "small gl-flags" }, flags.join(" · ")) : null,
-    obs.active === seat && !obs.end ? h("p", { class: "small" }, "This fighter's turn") : null);
+    obs.active === seat && !obs.end ? h("p", { class: "small" }, t("This fighter's turn")) : null);
 }
 
 // The last exchange in words: who attacked whom with what, and what came of it.
@@ -70,41 +101,44 @@ export function exchangeText(data, obs, seatName) {
   const last = obs.last_attack, result = obs.last_result;
   if (result === "skipped") {
     const s = obs.end ? null : 1 - obs.active;
-    return s === null ? "An immobilized fighter lost the turn." : `${Who(obs, s, seatName)} was immobilized and lost the turn.`;
+    return s === null ? t("An immobilized fighter lost the turn.") : t("{fighter} was immobilized and lost the turn.", { fighter: Who(obs, s, seatName) });
   }
   if (!last) return null;
   const [a, key] = last;
   const d = 1 - a;
   const A = Who(obs, a, seatName), D = who(obs, d, seatName);
-  if (key === null || result === "no attack") return `${A} did not attack.`;
+  if (key === null || result === "no attack") return t("{fighter} did not attack.", { fighter: A });
   const atk = info(data, key);
-  const opening = `${A} attacked ${D} with ${atk.name}`;
+  const opening = t("{attacker} attacked {defender} with {card}", { attacker: A, defender: D, card: atk.name });
   const parts = [];
   if (!result) {  // the attack is on the table, waiting for the defence
-    parts.push(`${opening}. ${sentence(D)} must answer: a defence card, or no defence.`);
+    parts.push(t("{opening}. {defender} must answer: a defence card, or no defence.", { opening, defender: sentence(D) }));
   } else if (result === "hit") {
-    const hurt = [];
-    if (atk.damage) hurt.push(`${atk.damage} damage`);
-    const dmg = hurt.length ? `${D} takes ${hurt.join("")}` : "";
-    const imm = atk.immobilize ? `${D} is immobilized and loses the next turn` : "";
-    const what = [dmg, imm].filter(Boolean).join("; ") || "the attack lands";
-    parts.push(`${opening}. No defence: ${what}.`);
-    if (obs.hit_points[d] === 0) parts.push(`${sentence(D)} has no hit points left.`);
+    const dmg = atk.damage ? t("{defender} takes {count} damage", { defender: D, count: atk.damage }) : "";
+    const imm = atk.immobilize ? t("{defender} is immobilized and loses the next turn", { defender: D }) : "";
+    const what = [dmg, imm].filter(Boolean).join(t("; ")) || t("the attack lands");
+    parts.push(t("{opening}. No defence: {what}.", { opening, what }));
+    if (obs.hit_points[d] === 0) parts.push(t("{defender} has no hit points left.", { defender: sentence(D) }));
   } else if (result === "blocked") {
     const def = obs.last_defence && obs.last_defence[1];
-    parts.push(`${opening}. ${sentence(D)} blocked it${def ? ` with ${cardName(data, def)}` : ""}: no damage.`);
+    parts.push(def ? t("{opening}. {defender} blocked it with {card}: no damage.", { opening, defender: sentence(D), card: cardName(data, def) })
+      : t("{opening}. {defender} blocked it: no damage.", { opening, defender: sentence(D) }));
   } else if (result === "evaded") {
     const def = obs.last_defence && obs.last_defence[1];
-    let line = `${opening}. ${sentence(D)} evaded${def ? ` with ${cardName(data, def)}` : ""}: no damage`;
+    const said = { opening, defender: sentence(D), card: def ? cardName(data, def) : "" };
+    let line = def ? t("{opening}. {defender} evaded with {card}: no damage", said) : t("{opening}. {defender} evaded: no damage", said);
     // the engine's own lock on the evader (still pending, or already barring this turn's attack)
     if (def && ((obs.locked && obs.locked[d] === def) || (obs.active === d && obs.barred === def))) {
-      line += `, but ${D} may not attack ${obs.active === d ? "this turn" : "on the next turn"}`;
+      line = obs.active === d ? t("{line}, but {defender} may not attack this turn", { line, defender: D })
+        : t("{line}, but {defender} may not attack on the next turn", { line, defender: D });
     }
-    parts.push(`${line}.`);
+    parts.push(t("{line}.", { line }));
   } else {
-    parts.push(`${opening}.`);
+    parts.push(t("{line}.", { line: opening }));
   }
-  if (atk.no_attack_next_turn && obs.locked && obs.locked[a] === key) parts.push(`${A} may not attack on the next turn (${atk.name}).`);
+  if (atk.no_attack_next_turn && obs.locked && obs.locked[a] === key) {
+    parts.push(t("{fighter} may not attack on the next turn ({card}).", { fighter: A, card: atk.name }));
+  }
   return parts.join(" ");
 }
 
@@ -112,20 +146,20 @@ export function exchangeText(data, obs, seatName) {
 export function winnerText(obs, seatName) {
   if (!obs.end) return null;
   const [a, b] = obs.hit_points;
-  const score = `${who(obs, 0, seatName)} ${a} — ${who(obs, 1, seatName)} ${b} hit points`;
+  const score = t("{first} {a} — {second} {b} hit points", { first: who(obs, 0, seatName), a, second: who(obs, 1, seatName), b });
   const winners = obs.winners || [];
   const tie = winners.length !== 1;
   const w = tie ? null : winners[0];
-  const winner = tie ? "" : `${Who(obs, w, seatName)} (${obs.names[w]}) wins`;
+  const winner = tie ? "" : t("{fighter} ({type}) wins", { fighter: Who(obs, w, seatName), type: typeWord(obs.names[w]) });
   if (obs.end === "knockout") {
     const loser = tie ? null : 1 - w;
-    return tie ? `Both fighters fell at once: a draw (${score}).`
-      : `${winner}: ${who(obs, loser, seatName)}'s hit points fell to zero (${score}).`;
+    return tie ? t("Both fighters fell at once: a draw ({score}).", { score })
+      : t("{winner}: {loser}'s hit points fell to zero ({score}).", { winner, loser: who(obs, loser, seatName), score });
   }
-  const how = obs.end === "turn-limit" ? `The turn limit (${obs.turn_limit} turns) was reached`
-    : obs.end === "deck" ? "The deck ran out and the discards are not reshuffled" : "The game ended";
-  return tie ? `${how} with equal hit points: a draw (${score}).`
-    : `${how}: ${winner} with more hit points (${score}).`;
+  const how = obs.end === "turn-limit" ? t("The turn limit ({count} turns) was reached", { count: obs.turn_limit })
+    : obs.end === "deck" ? t("The deck ran out and the discards are not reshuffled") : t("The game ended");
+  return tie ? t("{how} with equal hit points: a draw ({score}).", { how, score })
+    : t("{how}: {winner} with more hit points ({score}).", { how, winner, score });
 }
 
 function notes(obs) {
@@ -143,34 +177,37 @@ function handView(data, obs) {
   const cards = obs.hand.map((key) => {
     const reason = why.get(key);
     if (!reason) return h("li", { class: "gl-card" }, card(data, key));
-    const tag = notYours(data, obs, key) ? "Not yours" : "Can't use now";
+    const tag = notYours(data, obs, key) ? t("Not yours") : t("Can't use now");
     return h("li", { class: "gl-card gl-unusable" }, card(data, key,
-      h("span", { class: "gl-why" }, h("span", { class: "gl-tag" }, `✗ ${tag}: `), sentence(reason))));
+      h("span", { class: "gl-why" }, h("span", { class: "gl-tag" }, `✗ ${tag}: `), ruleWords(reason))));
   });
-  return [h("h3", {}, `Your hand (${obs.hand.length} of at most ${obs.hand_limit})`),
+  return [h("h3", {}, t("Your hand ({count} of at most {limit})", { count: obs.hand.length, limit: obs.hand_limit })),
     obs.hand.length ? h("ul", { id: "hand-cards", class: "gl-hand" }, cards)
-      : h("p", { id: "hand-cards", class: "muted" }, "Your hand is empty.")];
+      : h("p", { id: "hand-cards", class: "muted" }, t("Your hand is empty."))];
 }
 
 function board(root, data, obs, seatName, live) {
   const you = obs.seat;
+  const endsAfter = t("the game ends after turn {number}", { number: obs.turn_limit });
   const exchange = exchangeText(data, obs, seatName);
   const end = live ? null : winnerText(obs, seatName);  // a live table says it in the summary box
   replaceChildren(root,
-    h("h2", {}, obs.end ? `The arena — the fight is over after turn ${obs.turn}` : `The arena — turn ${obs.turn}`),
+    h("h2", {}, obs.end ? t("The arena — the fight is over after turn {number}", { number: obs.turn })
+      : t("The arena — turn {number}", { number: obs.turn })),
     end ? h("p", { class: "leader gl-winner", id: "winner" }, end) : null,
     h("div", { class: "fighters" }, obs.hit_points.map((_, seat) => fighter(obs, seat, seatName, data))),
-    h("h3", {}, "Last exchange"),
-    h("div", { id: "last-exchange" }, exchange ? h("p", { id: "exchange-text" }, exchange) : h("p", { class: "muted" }, "No attack yet.")),
-    obs.table ? h("p", {}, "Attack to answer: ", card(data, obs.table)) : null,
+    h("h3", {}, t("Last exchange")),
+    h("div", { id: "last-exchange" }, exchange ? h("p", { id: "exchange-text" }, exchange) : h("p", { class: "muted" }, t("No attack yet."))),
+    obs.table ? h("p", {}, t("Attack to answer:"), " ", card(data, obs.table)) : null,
     handView(data, obs),
-    you !== null && obs.opponent_known && !obs.solo ? h("p", { class: "small" },
-      `Cards you have seen in ${who(obs, 1 - you, seatName)}'s hand: ${obs.opponent_known.length ? obs.opponent_known.map((k) => cardName(data, k)).join(", ") : "none"}`
-      + ` (${obs.opponent_unknown} unknown to you).`) : null,
+    you !== null && obs.opponent_known && !obs.solo ? h("p", { class: "small" }, t("Cards you have seen in {fighter}'s hand: {cards} ({count} unknown to you).", {
+      fighter: who(obs, 1 - you, seatName), count: obs.opponent_unknown,
+      cards: obs.opponent_known.length ? formatList(obs.opponent_known.map((k) => cardName(data, k)), "unit") : t("none") })) : null,
     obs.solo && obs.mini_hand && obs.mini_hand.length ? h("p", { class: "small" },
-      `The opponent's mini-hand: ${obs.mini_hand.map((k) => cardName(data, k)).join(", ")}`) : null,
-    h("p", { class: "small muted" }, `Draw pile ${obs.draw_pile} · discards ${(obs.discard || []).reduce((n, [, c]) => n + c, 0)}`
-      + (obs.turn_limit ? ` · the game ends after turn ${obs.turn_limit}` : "")),
+      t("The opponent's mini-hand: {cards}", { cards: formatList(obs.mini_hand.map((k) => cardName(data, k)), "unit") })) : null,
+    h("p", { class: "small muted" }, t("Draw pile {count} · discards {discards}", { count: obs.draw_pile,
+      discards: (obs.discard || []).reduce((n, [, c]) => n + c, 0) })
+      + (obs.turn_limit ? ` · ${endsAfter}` : "")),
     oursLegend(data, obs));
 }
 
@@ -179,34 +216,34 @@ function oursLegend(data, obs) {
   const marked = (obs.fighters || []).filter((id) => ((data.fighters || {})[id] || {}).ours);
   if (!marked.length) return null;
   return h("p", { class: "small muted", id: "ours-legend" }, h("span", { class: "gl-ours", "aria-hidden": "true" }, "✱"),
-    " Not in the rulebook: this fighter and its cards are Ludus's own (the Rules panel lists their values).");
+    " ", t("Not in the rulebook: this fighter and its cards are Ludus's own (the Rules panel lists their values)."));
 }
 
 function prompt(data, obs, legal) {
   if (obs.phase === "attack" && obs.barred) {
     const b = info(data, obs.barred);
-    return b.defence === "evade" ? `You may not attack this turn: you evaded with ${b.name} last turn.`
-      : `You may not attack this turn: your ${b.name} last turn costs this attack.`;
+    return b.defence === "evade" ? t("You may not attack this turn: you evaded with {card} last turn.", { card: b.name })
+      : t("You may not attack this turn: your {card} last turn costs this attack.", { card: b.name });
   }
   // with the option attack = compulsory (the rulebook's reading) the server offers no "No attack"
   // while the fighter holds an attack card it can play
   const mayPass = (legal || []).some((m) => m.action && "attack" in m.action && m.action.attack === null);
   if (obs.phase === "attack" && !mayPass) {
-    return "Your attack: play one of your attack cards. No attack is not allowed: attacking is compulsory "
-      + "while you hold an attack card you can play.";
+    return t("Your attack: play one of your attack cards. No attack is not allowed: attacking is compulsory while you hold an attack card you can play.");
   }
-  if (obs.phase === "attack") return "Your attack: play an attack card, or no attack.";
-  if (obs.phase === "defend") return "You are attacked: answer with a defence card, or take the blow.";
-  if (obs.phase === "discard") return `Too many cards: discard down to ${obs.hand_limit}.`;
+  if (obs.phase === "attack") return t("Your attack: play an attack card, or no attack.");
+  if (obs.phase === "defend") return t("You are attacked: answer with a defence card, or take the blow.");
+  if (obs.phase === "discard") return t("Too many cards: discard down to {count}.", { count: obs.hand_limit });
   return null;
 }
 
 function moveLabel(data, m) {
   const a = m.action || {};
   const key = a.attack || a.defend || a.discard;
-  if (!key) return m.label;
+  const said = moveWords(data, m.action, m.label);
+  if (!key) return said;
   const c = info(data, key);
-  return c.effect ? `${m.label} — ${c.effect}` : m.label;
+  return c.effect ? `${said} — ${c.effect}` : said;
 }
 
 function moves(root, ctx) {
@@ -215,12 +252,12 @@ function moves(root, ctx) {
   root.classList.remove("hidden");
   const why = notes(obs);
   const blocked = [...why.entries()].map(([key, reason]) =>
-    h("li", { "data-card": key }, h("strong", {}, cardName(ctx.data, key)), ` — ${sentence(reason)}`));
-  replaceChildren(root, h("h2", {}, "Your moves"),
+    h("li", { "data-card": key }, h("strong", {}, cardName(ctx.data, key)), " — ", ruleWords(reason)));
+  replaceChildren(root, h("h2", {}, t("Your moves")),
     prompt(ctx.data, obs, view.legal) ? h("p", { id: "move-prompt" }, prompt(ctx.data, obs, view.legal)) : null,
     h("div", { class: "legal-list" }, view.legal.map((m) => h("button", { type: "button", class: "move",
       disabled: ctx.pending, onclick: () => ctx.act(m.action) }, moveLabel(ctx.data, m)))),
-    blocked.length && obs.phase !== "discard" ? [h("h3", { class: "small" }, "Not possible now"),
+    blocked.length && obs.phase !== "discard" ? [h("h3", { class: "small" }, t("Not possible now")),
       h("ul", { id: "blocked-moves", class: "small gl-blocked" }, blocked)] : null);
   return true;
 }
@@ -240,38 +277,41 @@ function lastDefence(history) {
 function logLine([actor, action, label], ctx, index) {
   const obs = ctx.view && ctx.view.observation;
   const name = (s) => (obs ? who(obs, s, ctx.seatName) : ctx.seatName(s));
-  if (action === "hidden") return actor === -1 ? null : `${ctx.seatName(actor)}: (hidden)`;
+  if (action === "hidden") return actor === -1 ? null : t("{player}: (hidden)", { player: ctx.seatName(actor) });
   if (action && typeof action === "object") {
-    if ("first" in action) return `${sentence(name(action.first))} moves first`;
-    if ("skip" in action) return `${sentence(name(action.skip))} is immobilized and loses the turn`;
-    if ("draw" in action) return `${sentence(name(action.seat))} draws ${cardName(ctx.data, action.draw)}`;
+    if ("first" in action) return t("{fighter} moves first", { fighter: sentence(name(action.first)) });
+    if ("skip" in action) return t("{fighter} is immobilized and loses the turn", { fighter: sentence(name(action.skip)) });
+    if ("draw" in action) return t("{fighter} draws {card}", { fighter: sentence(name(action.seat)), card: cardName(ctx.data, action.draw) });
     const solo = "adversary_defend" in action;
     if (("defend" in action && actor >= 0) || solo) {
       const defender = solo ? 1 : actor;
       const card = solo ? action.adversary_defend : action.defend;
       const winner = card === null ? 1 - defender : defender;
-      const marks = [{ kind: "winner", label: card === null ? `${sentence(name(winner))} lands the blow`
-        : `${sentence(name(winner))} stops the attack` }];
+      const marks = [{ kind: "winner", label: card === null ? t("{fighter} lands the blow", { fighter: sentence(name(winner)) })
+        : t("{fighter} stops the attack", { fighter: sentence(name(winner)) }) }];
       if (obs && obs.end === "knockout" && card === null && obs.hit_points[defender] === 0
-          && index === lastDefence(ctx.history || [])) marks.push({ kind: "ko", label: "Knock-out" });
-      return { text: actor === -1 ? label : `${ctx.seatName(actor)}: ${label}`, marks };
+          && index === lastDefence(ctx.history || [])) marks.push({ kind: "ko", label: t("Knock-out") });
+      const said = moveWords(ctx.data, action, label);
+      return { text: actor === -1 ? said : t("{player}: {move}", { player: ctx.seatName(actor), move: said }), marks };
     }
   }
-  return actor === -1 ? label : `${ctx.seatName(actor)}: ${label}`;
+  const said = moveWords(ctx.data, action, label);
+  return actor === -1 ? said : t("{player}: {move}", { player: ctx.seatName(actor), move: said });
 }
 
 function summary(root, ctx) {
   const obs = ctx.view.observation;
-  replaceChildren(root, h("h2", {}, "Game over"), h("p", { class: "leader", id: "champions" }, winnerText(obs, ctx.seatName)));
+  replaceChildren(root, h("h2", {}, t("Game over")), h("p", { class: "leader", id: "champions" }, winnerText(obs, ctx.seatName)));
   return true;
 }
 
 export default {
-  board(root, ctx) { board(root, ctx.data, ctx.view.observation, ctx.seatName, true); },
-  frame(root, obs, ctx) { board(root, ctx.data, obs, ctx.seatName, false); },
-  moves,
-  logLine,
-  summary,
+  board(root, ctx) { pageData = ctx.data || {}; board(root, ctx.data, ctx.view.observation, ctx.seatName, true); },
+  frame(root, obs, ctx) { pageData = ctx.data || {}; board(root, ctx.data, obs, ctx.seatName, false); },
+  moves(root, ctx) { pageData = ctx.data || {}; return moves(root, ctx); },
+  logLine(entry, ctx, index) { pageData = ctx.data || {}; return logLine(entry, ctx, index); },
+  summary(root, ctx) { pageData = ctx.data || {}; return summary(root, ctx); },
+  moveLabel(move, ctx) { pageData = ctx.data || {}; return moveWords(ctx.data, move.action, move.label); },
   focusMoves() {
     const active = document.activeElement;
     if (active && active !== document.body && active.closest && active.closest("#moves")) return;

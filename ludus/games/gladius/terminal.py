@@ -243,13 +243,13 @@ class GladiusAdapter(TerminalAdapter):
     # ----------------------------------------------------------------- flags
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--me", metavar="TYPE",
-                            help="your fighter type: secutor, retiarius (default), thracian, murmillo, "
-                                 "dimachaeri, samnite, postulati, lion, or one from --card-set")
-        parser.add_argument("--opponent", metavar="TYPE", help="the other fighter's type (default secutor)")
+                            help=_("your fighter type: secutor, retiarius (default), thracian, murmillo, "
+                                 "dimachaeri, samnite, postulati, lion, or one from --card-set"))
+        parser.add_argument("--opponent", metavar="TYPE", help=_("the other fighter's type (default secutor)"))
         parser.add_argument("--solo", action="store_true",
-                            help="solo rules: you against the automated opponent's mini-hands")
+                            help=_("solo rules: you against the automated opponent's mini-hands"))
         parser.add_argument("--card-set", action="append", metavar="FILE",
-                            help="load a card-set file (a new fighter or animal); may be repeated")
+                            help=_("load a card-set file (a new fighter or animal); may be repeated"))
 
     def options_from_args(self, args: argparse.Namespace) -> dict[str, Any]:
         out: dict[str, Any] = {}

@@ -23,8 +23,8 @@ from .sampler import sample_state
 __all__ = ["GAME", "GorusArena", "card_data_values"]
 
 _EXAMPLE_NOTES = {
-    ("tired-fighter", "defence"): "given only in the text's example of an attack (strength 3 kills it)",
-    ("professional", "cost"): "given only in the text's example of a recruit",
+    ("tired-fighter", "defence"): N_("given only in the text's example of an attack (strength 3 kills it)"),
+    ("professional", "cost"): N_("given only in the text's example of a recruit"),
 }
 """The values the text gives, each inside one of its examples: kept as given."""
 
@@ -42,16 +42,16 @@ def card_data_values(kind: CardKind) -> list[DataValue]:
     for field in CARD_FIELDS[kind.gladiator]:
         if field not in ours_fields(kind):
             if field != "name":  # a number the text gives, always inside one of its examples
-                note = _EXAMPLE_NOTES.get((kind.key, field), "given only in one of the text's examples")
+                note = _EXAMPLE_NOTES.get((kind.key, field), N_("given only in one of the text's examples"))
                 out.append(DataValue(f"{kind.name}: {field}", _shown(kind, field), EXAMPLE, note))
         else:
-            why = "the text names only the Tired Fighter, the Slave and the Professional Gladiator" \
-                if field == "name" else "the source text gives no card list"
+            why = N_("the text names only the Tired Fighter, the Slave and the Professional Gladiator") \
+                if field == "name" else N_("the source text gives no card list")
             out.append(DataValue(f"{kind.name}: {field}", _shown(kind, field), OURS, why))
     if not kind.basic:
         where = "market" if kind.gladiator else "armoury"
-        note = ("the text says about fifty gladiators in all" if kind.gladiator
-                else "the text lists action cards but not how many")
+        note = (N_("the text says about fifty gladiators in all") if kind.gladiator
+                else N_("the text lists action cards but not how many"))
         out.append(DataValue(f"{kind.name}: copies in the {where}", str(kind.copies), OURS, note))
     return out
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...core.errors import InvalidOptions
+from ...core.errors import InvalidOptions, Message
 from ...core.options import option
+from ...i18n import N_
 
 __all__ = [
     "ATTACK_TARGETS", "AUCTIONS", "DEFENCE_TIMINGS", "REFILLS", "STARTS", "TIE_BREAKS", "TIE_RESOLUTIONS",
@@ -87,7 +88,6 @@ class GorusArenaOptions:
 
     def __post_init__(self) -> None:
         if self.first_player > self.players:
-            raise InvalidOptions(
-                f"first-player must be a seat from 1 to {self.players} in a {self.players}-player game, "
-                f"not {self.first_player}"
-            )
+            raise InvalidOptions(Message(
+                N_("first-player must be a seat from {first} to {players} in a {players}-player game, not {seat}"),
+                first=1, players=self.players, seat=self.first_player))

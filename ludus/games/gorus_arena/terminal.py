@@ -26,6 +26,7 @@ from rich.text import Text
 
 from ...core.errors import IllegalAction
 from ...core.game import Action, Game, SeatView
+from ...core.provenance import DataValue
 from ...core.terminal import TerminalAdapter
 from ...i18n import N_, _, format_number, ngettext
 from .actions import INCOME, Attack, Done, Draw, Income, MarketDraw, Pass, Pick, Place, Recruit
@@ -94,6 +95,12 @@ KIND_WORDS = (
 )
 """The card kinds' names as the card file writes them (data/cards.toml), for the catalogs; each is
 shown through ``_()`` (a test checks the list is complete)."""
+
+
+FIELD_WORDS = {"name": N_("name"), "cost": N_("cost"), "defence": N_("defence"), "points": N_("points"),
+               "strength": N_("strength"), "actions": N_("actions"), "market": N_("copies in the market"),
+               "armoury": N_("copies in the armoury")}
+"""The fields a card kind's unprinted values name ("Eques: cost", ``CARD_FIELDS``), for ``ludus games``."""
 
 
 def card_name(card: int) -> str:
@@ -314,15 +321,26 @@ def refusal_text(code: str | None, params: dict[str, Any]) -> str | None:
 class GorusArenaAdapter(TerminalAdapter):
     game_name = "gorus-arena"
 
+    def describe_data_value(self, value: DataValue) -> tuple[str, str, str]:
+        """A card kind's value: its name and field translated, its actions ("attack or income") too."""
+        subject, shown, note = super().describe_data_value(value)
+        words = value.value.split(" or ")
+        if all(w in ACTION_WORDS for w in words):
+            if len(words) == 1:
+                shown = _(ACTION_WORDS[words[0]])
+            elif len(words) == 2:
+                shown = _("{first} or {second}", first=_(ACTION_WORDS[words[0]]), second=_(ACTION_WORDS[words[1]]))
+        return subject, shown, note
+
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
-        parser.add_argument("--rounds", type=int, help="number of rounds (default 6)")
-        parser.add_argument("--auction", choices=AUCTIONS, help="one auction per plan position or per round")
+        parser.add_argument("--rounds", type=int, help=_("number of rounds (default 6)"))
+        parser.add_argument("--auction", choices=AUCTIONS, help=_("one auction per plan position or per round"))
         parser.add_argument("--free-plan", action="store_true", default=None,
-                            help="plan any 1-5 cards and keep the others in hand")
+                            help=_("plan any 1-5 cards and keep the others in hand"))
         parser.add_argument("--used-cards", choices=USED_CARDS,
-                            help="used cards go to the discard pile (default) or leave play for good")
+                            help=_("used cards go to the discard pile (default) or leave play for good"))
         parser.add_argument("--refill", choices=REFILLS,
-                            help="an empty hand takes 3 market gladiators at random (default) or chosen")
+                            help=_("an empty hand takes 3 market gladiators at random (default) or chosen"))
 
     def options_from_args(self, args: argparse.Namespace) -> dict[str, Any]:
         out: dict[str, Any] = {}

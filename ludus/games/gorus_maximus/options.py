@@ -7,8 +7,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ...core.errors import DataError, InvalidOptions
+from ...core.errors import DataError, InvalidOptions, Message
 from ...core.options import option
+from ...i18n import N_
 from .cards import SCHOOL_BY_CODE, load_cf_table, setup_for
 
 __all__ = [
@@ -59,10 +60,11 @@ TEAM_SUGGESTIONS: tuple[dict[str, object], ...] = tuple(
 """The lobby's list for ``teams``: the rulebook's splits, each for its player count."""
 
 
-def players_refusal(players: int) -> str:
+def players_refusal(players: int) -> Message:
     """Why a player count is refused, in the rules' words (shared by the options check and the game)."""
-    return (f"Gorus Maximus is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}: the full deck of 80 "
-            f"gladiators deals 10 to each of at most {MAX_PLAYERS} players")
+    return Message(N_("Gorus Maximus is for {low} to {high} players, not {players}: the full deck of {cards} "
+                      "gladiators deals {hand} to each of at most {high} players"),
+                   low=MIN_PLAYERS, high=MAX_PLAYERS, players=players, cards=80, hand=10)
 
 
 def _adjacent_teammates(seating: tuple[int, ...]) -> list[tuple[int, int]]:
@@ -94,37 +96,41 @@ def parse_teams(spec: str, players: int) -> tuple[int, ...]:
     """Each seat's team from a split like ``2v2v1`` or a seating like ``ABACB``."""
     spec = spec.strip()
     if players < 4:
-        raise InvalidOptions("the team variant needs 4 or more players")
+        raise InvalidOptions(Message(N_("the team variant needs {count} or more players"), count=4))
     if re.fullmatch(r"\d+(v\d+)+", spec, flags=re.IGNORECASE):
         sizes = tuple(int(x) for x in re.split(r"[vV]", spec))
         if any(s < 1 for s in sizes):
-            raise InvalidOptions(f"teams {spec!r}: every team needs at least one player")
+            raise InvalidOptions(Message(N_("teams {spec}: every team needs at least one player"), spec=repr(spec)))
         if sum(sizes) != players:
-            raise InvalidOptions(f"teams {spec!r} add up to {sum(sizes)} players, but the game has {players}")
+            raise InvalidOptions(Message(N_("teams {spec} add up to {total} players, but the game has {players}"),
+                                         spec=repr(spec), total=sum(sizes), players=players))
         return best_seating(sizes)
     if re.fullmatch(r"[A-Ha-h]+", spec):
         letters = spec.upper()
         if len(letters) != players:
-            raise InvalidOptions(f"team seating {spec!r} names {len(letters)} seats, but the game has {players}")
+            raise InvalidOptions(Message(N_("team seating {spec} names {count} seats, but the game has {players}"),
+                                         spec=repr(spec), count=len(letters), players=players))
         names = sorted(set(letters))
         if len(names) < 2:
-            raise InvalidOptions("the team variant needs at least two teams")
+            raise InvalidOptions(Message(N_("the team variant needs at least two teams")))
         seating = tuple(names.index(ch) for ch in letters)
         sizes = tuple(letters.count(ch) for ch in names)
         ideal = len(_adjacent_teammates(best_seating(tuple(sorted(sizes, reverse=True)))))
         bad = _adjacent_teammates(seating)
         if len(bad) > ideal:
             i, j = bad[0]
-            raise InvalidOptions(
-                f"teammates must sit in alternating order: seats {i + 1} and {j + 1} are both team {letters[i]}"
-                f" (try {''.join('ABCDEFGH'[t] for t in best_seating(tuple(sorted(sizes, reverse=True))))})"
-            )
+            seating_tried = "".join("ABCDEFGH"[t] for t in best_seating(tuple(sorted(sizes, reverse=True))))
+            raise InvalidOptions(Message(
+                N_("teammates must sit in alternating order: seats {first} and {second} are both team {team} "
+                   "(try {seating})"), first=i + 1, second=j + 1, team=letters[i], seating=seating_tried))
         return seating
     presets = ", ".join(TEAM_PRESETS.get(players, ()))
-    raise InvalidOptions(
-        f"teams {spec!r} is neither a split like 2v2v1 nor a seating like ABACB"
-        + (f"; suggested for {players} players: {presets}" if presets else "")
-    )
+    if presets:
+        raise InvalidOptions(Message(N_("teams {spec} is neither a split like 2v2v1 nor a seating like ABACB; "
+                                        "suggested for {players} players: {presets}"),
+                                     spec=repr(spec), players=players, presets=presets))
+    raise InvalidOptions(Message(N_("teams {spec} is neither a split like 2v2v1 nor a seating like ABACB"),
+                                 spec=repr(spec)))
 
 
 @dataclass(frozen=True)
@@ -162,7 +168,8 @@ class GorusMaximusOptions:
         if self.teams:
             parse_teams(self.teams, self.players)
         if self.first_dealer >= self.players:
-            raise InvalidOptions(f"first-dealer must be a seat from 0 to {self.players - 1}")
+            raise InvalidOptions(Message(N_("first-dealer must be a seat from {first} to {last}"), first=0,
+                                         last=self.players - 1))
         try:
             load_cf_table(self.cf_table)
         except DataError as exc:
@@ -182,13 +189,13 @@ class GorusMaximusOptions:
         unknown = [c for c in codes if c not in SCHOOL_BY_CODE]
         if unknown:
             known = ", ".join(SCHOOL_BY_CODE)
-            raise InvalidOptions(f"unknown school code {unknown[0]!r}; the schools are {known}")
+            raise InvalidOptions(Message(N_("unknown school code {code}; the schools are {known}"),
+                                         code=repr(unknown[0]), known=known))
         if len(set(codes)) != len(codes):
-            raise InvalidOptions("a school is listed twice in 'schools'")
+            raise InvalidOptions(Message(N_("a school is listed twice in 'schools'")))
         if len(codes) != needed:
-            raise InvalidOptions(
-                f"{self.players} player(s) use {needed} schools, but 'schools' lists {len(codes)}"
-            )
+            raise InvalidOptions(Message(N_("{players} player(s) use {needed} schools, but 'schools' lists {count}"),
+                                         players=self.players, needed=needed, count=len(codes)))
         return tuple(sorted(SCHOOL_BY_CODE[c].index for c in codes))
 
     def target_refusal(self) -> str | None:
@@ -197,8 +204,9 @@ class GorusMaximusOptions:
         (:meth:`GorusMaximusGame.parse_options`): a stored game that gave both was played with
         ``target`` ignored, and still replays so."""
         if self.teams and self.target != DEFAULT_TARGET:
-            return (f"target applies to individual and solo play; a team plays to team-target (its size "
-                    f"plus one by default), so give team-target={self.target} instead of target")
+            return Message(N_("target applies to individual and solo play; a team plays to team-target (its size "
+                              "plus one by default), so give team-target={target} instead of target"),
+                           target=str(self.target))
         return None
 
     def team_of_seat(self) -> tuple[int, ...] | None:

@@ -5,7 +5,7 @@
 // troupe is a button: a playable one is played, any other is sent too so the server can say why
 // it is refused. The numbers come from the server: the observation carries the CF table THIS
 // table scores with, and the running Favour only when the table allows it.
-import { h, replaceChildren, svg } from "/static/common.js";
+import { formatList, formatNumber, h, isolate, replaceChildren, svg, t, tf, tn } from "/static/common.js";
 
 const ICONS = {  // simple line drawings so schools differ by shape as well as colour
   BF: ["M6 10h12v7a3 3 0 0 1-3 3H9a3 3 0 0 1-3-3z", "M6 10V7a1.5 1.5 0 0 1 3 0v3M9 10V6a1.5 1.5 0 0 1 3 0v4M12 10V6a1.5 1.5 0 0 1 3 0v4M15 10V7a1.5 1.5 0 0 1 3 0v3"],
@@ -32,28 +32,31 @@ function schoolChip(data, code) {
 function parse(data, card) {
   const code = card.slice(0, 2);
   const s = schoolInfo(data, code);
-  return { code, rank: Number(card.slice(2)), school: s, label: `${s.short} ${Number(card.slice(2))}` };
+  const rank = Number(card.slice(2));
+  // TRANSLATORS: a card: its school's colour word and its rank ("Blue 7")
+  return { code, rank, school: s, label: t("{school} {rank}", { school: s.short, rank }) };
 }
 
 // ---------------------------------------------------------------- Crowd Favour on the cards
-const signed = (v) => (v > 0 ? `+${v}` : v < 0 ? `−${-v}` : "0");
+const signed = (v) => isolate(v > 0 ? `+${formatNumber(v)}` : v < 0 ? `−${formatNumber(-v)}` : formatNumber(0));
 
 // Where a value not printed in the rulebook comes from (the table's per-rank `origins`, the same
 // marks the terminal and `ludus games` read), for the mark's tooltip and screen readers.
 function originNote(cf, rank) {
-  if (cf.own_table) return "From this table's own Crowd Favour table (the cf-table option), not the rulebook.";
+  if (cf.own_table) return t("From this table's own Crowd Favour table (the cf-table option), not the rulebook.");
   const origin = (cf.origins || [])[rank];
   return origin === "example"
-    ? "Not printed in the rulebook: it follows from one of its worked examples, as the Gorus Maximus rules page explains. A table may use its own Crowd Favour table (the cf-table option)."
-    : "Not printed in the rulebook: our choice, explained on the Gorus Maximus rules page. A table may use its own Crowd Favour table (the cf-table option).";
+    ? t("Not printed in the rulebook: it follows from one of its worked examples, as the Gorus Maximus rules page explains. A table may use its own Crowd Favour table (the cf-table option).")
+    : t("Not printed in the rulebook: our choice, explained on the Gorus Maximus rules page. A table may use its own Crowd Favour table (the cf-table option).");
 }
 
 // The same in a few words, after a card's spoken name.
 function originWords(cf, rank) {
-  if (cf.own_table) return " (this table's own value)";
-  return (cf.origins || [])[rank] === "example"
-    ? " (not printed in the rulebook; follows from one of its examples)"
-    : " (our value, not printed in the rulebook)";
+  let words;
+  if (cf.own_table) words = t("(this table's own value)");
+  else if ((cf.origins || [])[rank] === "example") words = t("(not printed in the rulebook; follows from one of its examples)");
+  else words = t("(our value, not printed in the rulebook)");
+  return ` ${words}`;
 }
 
 // The CF a card shows, as printed cards do: only where it is not 0, the 0s with the 5 they are
@@ -62,15 +65,16 @@ function cardFavour(cf, rank) {
   if (!cf) return null;
   const ours = cf.own_table || cf.ours.includes(rank);
   if (rank === 0) {
-    return { text: `★${cf.preferred_zero}`, kind: "cf-zero", ours,
-      spoken: `worth ${cf.preferred_zero} Crowd Favour if its school is preferred at the end of the round, else 0`,
-      title: `Worth ${cf.preferred_zero} Crowd Favour if its school is the preferred one when the round ends; otherwise 0.` };
+    const worth = { value: cf.preferred_zero, zero: 0 };
+    return { text: isolate(`★${formatNumber(cf.preferred_zero)}`), kind: "cf-zero", ours,
+      spoken: t("worth {value} Crowd Favour if its school is preferred at the end of the round, else {zero}", worth),
+      title: t("Worth {value} Crowd Favour if its school is the preferred one when the round ends; otherwise {zero}.", worth) };
   }
   const value = cf.by_rank[rank];
   if (value === 0 && !ours) return null;
   return { text: signed(value), kind: value > 0 ? "cf-plus" : value < 0 ? "cf-minus" : "cf-none", ours,
-    spoken: `Crowd Favour ${signed(value)}`,
-    title: `Crowd Favour ${signed(value)} when collected.` };
+    spoken: t("Crowd Favour {value}", { value: signed(value) }),
+    title: t("Crowd Favour {value} when collected.", { value: signed(value) }) };
 }
 
 function favourBadge(cf, rank) {
@@ -86,32 +90,41 @@ function favourBadge(cf, rank) {
 function spokenCard(cf, c, withOrigin = true) {
   const f = cardFavour(cf, c.rank);
   if (!f) return c.label;
-  return `${c.label}, ${f.spoken}${f.ours && withOrigin ? originWords(cf, c.rank) : ""}`;
+  const said = t("{card}, {favour}", { card: c.label, favour: f.spoken });
+  return f.ours && withOrigin ? said + originWords(cf, c.rank) : said;
 }
 
 function cardFace(data, cf, card) {
   const c = parse(data, card);
-  return h("span", { class: `card gm-card s-${c.school.colour}`, title: `${c.school.name} ${c.rank}`, "data-face": card },
+  return h("span", { class: `card gm-card s-${c.school.colour}`, title: t("{school} {rank}", { school: c.school.name, rank: c.rank }),
+    "data-face": card },
     h("span", { class: "visually-hidden" }, spokenCard(cf, c, false)),
-    h("span", { class: "face", "aria-hidden": "true" }, icon(c.code), h("span", { class: "rank" }, String(c.rank))),
+    h("span", { class: "face", "aria-hidden": "true" }, icon(c.code), h("span", { class: "rank" }, formatNumber(c.rank))),
     favourBadge(cf, c.rank));
 }
 
 // ---------------------------------------------------------------- sides
 function sideName(obs, side, seatName) {
-  if (obs.solo) return side === 0 ? "You" : "Contenders";
+  if (obs.solo) return side === 0 ? t("You") : t("Contenders");
   const seats = obs.side_of_seat.map((s, i) => [s, i]).filter(([s]) => s === side).map(([, i]) => seatName(i));
-  return obs.side_names.length === obs.players ? seats[0] : `${obs.side_names[side]} (${seats.join(", ")})`;
+  return obs.side_names.length === obs.players ? seats[0]
+    : t("{team} ({players})", { team: teamName(obs.side_names[side]), players: formatList(seats, "unit") });
 }
 
-function actorName(actor, seatName) { return actor === -2 ? "The contenders" : seatName(actor); }
+// A team's name as the engine gives it ("Team A"), in the reader's language.
+function teamName(name) {
+  const m = /^Team (\S+)$/.exec(String(name));
+  return m ? t("Team {letter}", { letter: m[1] }) : name;
+}
+
+function actorName(actor, seatName) { return actor === -2 ? t("The contenders") : seatName(actor); }
 
 function boutView(data, obs, bout, seatName, label) {
-  if (!bout.length) return h("p", { class: "muted" }, "No gladiator has entered yet.");
+  if (!bout.length) return h("p", { class: "muted" }, t("No gladiator has entered yet."));
   return h("div", { class: "bout", role: "list", "aria-label": label }, bout.map(([actor, card], i) => {
     const challenge = i > 0 && Number(bout[i - 1][1].slice(2)) === Number(card.slice(2));
     return h("figure", { role: "listitem" }, cardFace(data, obs.cf_table, card), h("figcaption", {}, actorName(actor, seatName)),
-      challenge ? h("span", { class: "challenge" }, "Challenge!") : null);
+      challenge ? h("span", { class: "challenge" }, t("Challenge!")) : null);
   }));
 }
 
@@ -121,22 +134,20 @@ function sidesTable(obs, seatName) {
   const aids = Array.isArray(obs.favour_so_far);
   return h("table", { class: "plain", id: "sides" },
     h("caption", { class: "small muted" }, aids
-      ? "Crowd Support (the target to win), Crowd Favour so far this round (a memory aid this table shows everyone), gladiators won this round"
-      : "Crowd Support (the target to win) and gladiators won this round"),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Side"), h("th", { scope: "col" }, "Support"),
-      aids ? h("th", { scope: "col", id: "favour-so-far" }, "Favour so far") : null,
-      h("th", { scope: "col" }, "Gladiators won"))),
+      ? t("Crowd Support (the target to win), Crowd Favour so far this round (a memory aid this table shows everyone), gladiators won this round")
+      : t("Crowd Support (the target to win) and gladiators won this round")),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Side")), h("th", { scope: "col" }, t("Support")),
+      aids ? h("th", { scope: "col", id: "favour-so-far" }, t("Favour so far")) : null,
+      h("th", { scope: "col" }, t("Gladiators won")))),
     h("tbody", {}, obs.support.map((support, side) => h("tr", {},
       h("th", { scope: "row" }, sideName(obs, side, seatName)),
-      h("td", {}, `${support} of ${obs.targets[side]}`),
+      h("td", {}, t("{support} of {target}", { support, target: obs.targets[side] })),
       aids ? h("td", { "data-favour": side }, signed(obs.favour_so_far[side])) : null,
-      h("td", {}, obs.collected_counts[side])))));
+      h("td", {}, formatNumber(obs.collected_counts[side]))))));
 }
 
 // ---------------------------------------------------------------- the end of a round, in words
-function listNames(names) {
-  return names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
-}
+function listNames(names) { return formatList(names); }
 
 function roundWinners(obs, lr, seatName) {
   return lr.support_gained.map((g, side) => [g, side]).filter(([g]) => g > 0).map(([, side]) => sideName(obs, side, seatName));
@@ -144,7 +155,9 @@ function roundWinners(obs, lr, seatName) {
 
 function roundTitle(obs, lr, seatName) {
   const won = roundWinners(obs, lr, seatName);
-  return `Round ${lr.round}: ${listNames(won)} ${won.length === 1 && won[0] !== "You" && won[0] !== "Contenders" ? "wins" : "win"} the crowd`;
+  const one = won.length === 1 && !obs.solo;  // "You win", "Contenders win"
+  return one ? t("Round {number}: {names} wins the crowd", { number: lr.round, names: listNames(won) })
+    : t("Round {number}: {names} win the crowd", { number: lr.round, names: listNames(won) });
 }
 
 function roundBody(data, obs, lr, seatName) {
@@ -152,57 +165,67 @@ function roundBody(data, obs, lr, seatName) {
   const best = Math.max(...lr.crowd_favour);
   const preferred = schoolInfo(data, lr.preferred);
   let how;
-  if (lr.no_eight) how = "You collected no 8 this round: the crowd suspects a fix, so the round goes to the contenders whatever the Favour.";
-  else if (won.length > 1) how = `${listNames(won)} tied on the most Crowd Favour (${signed(best)}); each gains 1 Crowd Support.`;
-  else how = `${won[0]} had the most Crowd Favour (${signed(best)}) and ${won[0] === "You" ? "gain" : "gains"} 1 Crowd Support.`;
+  const gain = { count: 1, favour: signed(best) };
+  if (lr.no_eight) how = t("You collected no 8 this round: the crowd suspects a fix, so the round goes to the contenders whatever the Favour.");
+  else if (won.length > 1) how = t("{names} tied on the most Crowd Favour ({favour}); each gains {count} Crowd Support.", { ...gain, names: listNames(won) });
+  else if (obs.solo && lr.support_gained[0] > 0) how = t("You had the most Crowd Favour ({favour}) and gain {count} Crowd Support.", gain);
+  else if (obs.solo) how = t("The contenders had the most Crowd Favour ({favour}) and gain {count} Crowd Support.", gain);
+  else how = t("{name} had the most Crowd Favour ({favour}) and gains {count} Crowd Support.", { ...gain, name: won[0] });
   const zeroValue = obs.cf_table ? obs.cf_table.preferred_zero : 5;
-  const zero = lr.preferred_zero_side === null ? `Nobody collected the ${preferred.short} 0.`
-    : `${sideName(obs, lr.preferred_zero_side, seatName)} collected the ${preferred.short} 0, which counts ${zeroValue} because ${preferred.short} was preferred at the end.`;
+  const zeroCard = t("{school} {rank}", { school: preferred.short, rank: 0 });
+  const zero = lr.preferred_zero_side === null ? t("Nobody collected the {card}.", { card: zeroCard })
+    : t("{side} collected the {card}, which counts {value} because {school} was preferred at the end.",
+      { side: sideName(obs, lr.preferred_zero_side, seatName), card: zeroCard, value: zeroValue, school: preferred.short });
+  const supportNow = (s, side) => t("{side} {support} of {target}", { side: sideName(obs, side, seatName), support: s, target: obs.targets[side] });
   return h("div", { class: "round-summary", "data-round": lr.round },
     h("p", { class: "leader" }, how),
-    h("p", {}, "Preferred school at the end: ", schoolChip(data, lr.preferred), `. ${zero}`),
+    h("p", {}, tf("Preferred school at the end: {school}.", { school: schoolChip(data, lr.preferred) }), ` ${zero}`),
     h("table", { class: "plain" },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Side"), h("th", { scope: "col" }, "Crowd Favour"),
-        h("th", { scope: "col" }, "Gladiators won"), h("th", { scope: "col" }, "Support gained"), h("th", { scope: "col" }, "Support now"))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Side")), h("th", { scope: "col" }, t("Crowd Favour")),
+        h("th", { scope: "col" }, t("Gladiators won")), h("th", { scope: "col" }, t("Support gained")), h("th", { scope: "col" }, t("Support now")))),
       h("tbody", {}, lr.crowd_favour.map((cf, side) => h("tr", { class: lr.support_gained[side] ? "winner" : "" },
         h("th", { scope: "row" }, sideName(obs, side, seatName)),
-        h("td", {}, lr.preferred_zero_side === side ? `${signed(cf)} (with the ${preferred.short} 0: ${signed(zeroValue)})` : signed(cf)),
-        h("td", {}, lr.collected_counts[side]),
-        h("td", {}, lr.support_gained[side] ? "+1" : "—"),
-        h("td", {}, `${obs.support[side]} of ${obs.targets[side]}`))))),
-    h("p", { class: "small muted" }, "Crowd Support now: ",
-      obs.support.map((s, side) => `${sideName(obs, side, seatName)} ${s} of ${obs.targets[side]}`).join(" · "), "."));
+        h("td", {}, lr.preferred_zero_side === side
+          ? t("{favour} (with the {card}: {value})", { favour: signed(cf), card: zeroCard, value: signed(zeroValue) }) : signed(cf)),
+        h("td", {}, formatNumber(lr.collected_counts[side])),
+        h("td", {}, lr.support_gained[side] ? signed(1) : "—"),
+        h("td", {}, t("{support} of {target}", { support: obs.support[side], target: obs.targets[side] })))))),
+    h("p", { class: "small muted" }, t("Crowd Support now: {sides}.", { sides: obs.support.map(supportNow).join(" · ") })));
 }
 
 function markers(data, obs, seatName) {
   return h("div", { class: "markers" },
-    h("div", {}, h("strong", {}, `Round ${obs.round}`), obs.solo ? null : h("span", { class: "muted" }, `dealer ${seatName(obs.dealer)}`)),
-    h("div", { id: "preferred" }, "Preferred:", schoolChip(data, obs.preferred)),
-    h("div", { id: "initiating" }, "Initiating:", schoolChip(data, obs.initiating)),
-    obs.stock_size ? h("div", {}, `${obs.solo ? "Contender stack" : "Draw pile"}: ${obs.stock_size}`) : null);
+    h("div", {}, h("strong", {}, t("Round {number}", { number: obs.round })),
+      obs.solo ? null : h("span", { class: "muted" }, t("dealer {name}", { name: seatName(obs.dealer) }))),
+    h("div", { id: "preferred" }, t("Preferred:"), schoolChip(data, obs.preferred)),
+    h("div", { id: "initiating" }, t("Initiating:"), schoolChip(data, obs.initiating)),
+    obs.stock_size ? h("div", {}, obs.solo ? t("Contender stack: {count}", { count: obs.stock_size })
+      : t("Draw pile: {count}", { count: obs.stock_size })) : null);
 }
 
 function legend(obs) {
   const cf = obs.cf_table;
   if (!cf) return null;
+  const star = { mark: isolate(`★${formatNumber(cf.preferred_zero)}`), value: cf.preferred_zero, zero: 0 };
   return h("p", { class: "small muted cf-legend" },
-    "Numbers under a card are its Crowd Favour when collected; ",
-    `★${cf.preferred_zero} on a 0: worth ${cf.preferred_zero} if its school is preferred when the round ends. `,
-    "* marks a value ", cf.own_table ? "from this table's own Crowd Favour table."
-      : "not printed in the rulebook (our choice, or worked out from one of its examples; hover a * to see which).");
+    t("Numbers under a card are its Crowd Favour when collected;"), " ",
+    t("{mark} on a {zero}: worth {value} if its school is preferred when the round ends.", star), " ",
+    cf.own_table ? t("* marks a value from this table's own Crowd Favour table.")
+      : t("* marks a value not printed in the rulebook (our choice, or worked out from one of its examples; hover a * to see which)."));
 }
 
 function table(root, data, obs, seatName, hand, openRound) {
   const prevWinner = obs.previous_winner;
   replaceChildren(root,
-    h("h2", {}, "The arena"),
+    h("h2", {}, t("The arena")),
     markers(data, obs, seatName),
-    h("h3", {}, "Bout"),
-    boutView(data, obs, obs.bout, seatName, "Current bout"),
+    h("h3", {}, t("Bout")),
+    boutView(data, obs, obs.bout, seatName, t("Current bout")),
     hand,
     h("details", { id: "previous-bout", open: obs.previous_bout.length > 0 },
-      h("summary", {}, prevWinner === null ? "Previous bout (none yet this round)" : `Previous bout — won by ${actorName(prevWinner, seatName)}`),
-      boutView(data, obs, obs.previous_bout, seatName, "Previous bout")),
+      h("summary", {}, prevWinner === null ? t("Previous bout (none yet this round)")
+        : t("Previous bout — won by {name}", { name: actorName(prevWinner, seatName) })),
+      boutView(data, obs, obs.previous_bout, seatName, t("Previous bout"))),
     sidesTable(obs, seatName),
     legend(obs),
     obs.last_round ? h("details", { class: "panel", id: "round-summary", open: openRound },
@@ -225,17 +248,17 @@ function handView(data, obs, ctx) {
     if (!ctx.live) return cardFace(data, cf, card);
     const playable = legal.has(card);
     return h("button", { type: "button", class: `card gm-card s-${s.colour} ${playable ? "playable" : "unplayable"}`,
-      "data-card": card, "aria-label": `${spokenCard(cf, c)}${playable ? "" : " (not playable now)"}`,
+      "data-card": card, "aria-label": playable ? spokenCard(cf, c) : t("{card} (not playable now)", { card: spokenCard(cf, c) }),
       disabled: ctx.pending,
       onclick: () => ctx.act({ play: card }), onkeydown: arrowKeys },
-    h("span", { class: "face" }, icon(s.code), h("span", { class: "rank" }, String(c.rank))), favourBadge(cf, c.rank));
+    h("span", { class: "face" }, icon(s.code), h("span", { class: "rank" }, formatNumber(c.rank))), favourBadge(cf, c.rank));
   })));
   const mine = ctx.live && ctx.view.to_move.includes(ctx.you);
-  return h("section", { id: "hand", "aria-label": "Your troupe" },
-    h("h3", {}, `Your troupe (${obs.hand.length})`),
-    ctx.live ? h("p", { class: "small muted" }, mine ? "Your turn: highlighted gladiators may enter the bout. Arrow keys move between cards."
-      : "Not your turn yet.") : null,
-    rows.length ? rows : h("p", { class: "muted" }, "Your troupe is empty."));
+  return h("section", { id: "hand", "aria-label": t("Your troupe") },
+    h("h3", {}, t("Your troupe ({count})", { count: obs.hand.length })),
+    ctx.live ? h("p", { class: "small muted" }, mine ? t("Your turn: highlighted gladiators may enter the bout. Arrow keys go from card to card.")
+      : t("Not your turn yet.")) : null,
+    rows.length ? rows : h("p", { class: "muted" }, t("Your troupe is empty.")));
 }
 
 function arrowKeys(event) {
@@ -283,7 +306,7 @@ function annotate(ctx) {
     if (played === 0) {
       round += 1;
       preferred = null;
-      note.breakBefore = `Round ${round}`;
+      note.breakBefore = t("Round {number}", { number: round });
     }
     if (!bout.length) {
       initiating = code;
@@ -293,13 +316,15 @@ function annotate(ctx) {
       preferred = code;
       const school = schoolInfo(ctx.data, code);
       const name = school ? school.name : code;
-      note.marks.push({ kind: "challenge", label: changed ? `Challenge: ${name} now preferred` : `Challenge (${name} stays preferred)` });
+      note.marks.push({ kind: "challenge", label: changed ? t("Challenge: {school} now preferred", { school: name })
+        : t("Challenge ({school} stays preferred)", { school: name }) });
     }
     bout.push({ who, code, rank });
     if (bout.length === boutSize) {
       const best = (school) => bout.filter((b) => b.code === school).sort((a, b) => b.rank - a.rank)[0];
       const winner = best(preferred) || best(initiating);
-      note.marks.push({ kind: "winner", label: `${winner.who === -2 ? "The contenders win" : `${ctx.seatName(winner.who)} wins`} the bout` });
+      note.marks.push({ kind: "winner", label: winner.who === -2 ? t("The contenders win the bout")
+        : t("{name} wins the bout", { name: ctx.seatName(winner.who) }) });
       bout = [];
     }
     played += 1;
@@ -329,6 +354,8 @@ export default {
     }
   },
   moves(root) { replaceChildren(root); root.classList.add("hidden"); return true; },  // the troupe is the move list
+  // a move's name in the hint box: the card, in the reader's language
+  moveLabel(move, ctx) { return move.action && move.action.play ? cardLabel(ctx.data, move.action.play) : move.label; },
   focusMoves(root) {
     if (document.activeElement && document.activeElement.closest && document.activeElement.closest("#hand")) return;
     const first = root.querySelector("#hand button.playable");
@@ -338,12 +365,15 @@ export default {
     const fresh = !!obs.last_round && obs.last_round.round === obs.round - 1 && !obs.previous_bout.length && !obs.bout.length;
     table(root, ctx.data, obs, ctx.seatName, handView(ctx.data, obs, { ...ctx, live: false }), fresh || obs.winners.length > 0);
   },
-  logLine([actor, action, label], ctx, index) {
+  logLine([actor, action], ctx, index) {
     if (action === "hidden") return null;  // other seats' deals
     const note = annotate(ctx).get(index);
-    if (action.reveal) return withNotes(`Contender plays ${cardLabel(ctx.data, action.reveal)}`, note);
-    if (action.play) return withNotes(`${ctx.seatName(actor)} plays ${cardLabel(ctx.data, action.play)}`, note);
-    if (action.schools) return label;
+    if (action.reveal) return withNotes(t("Contender plays {card}", { card: cardLabel(ctx.data, action.reveal) }), note);
+    if (action.play) return withNotes(t("{name} plays {card}", { name: ctx.seatName(actor), card: cardLabel(ctx.data, action.play) }), note);
+    if (action.schools) {
+      const names = action.schools.map((code) => (schoolInfo(ctx.data, code) || { name: code }).name);
+      return t("schools in play: {schools}", { schools: formatList(names, "unit") });
+    }
     return null;  // your own deals would flood the log
   },
   // One summary per round end, while the game goes on; the last round is part of the game-over view.
@@ -355,12 +385,14 @@ export default {
   },
   summary(root, ctx) {
     const obs = ctx.view.observation;
-    const champions = obs.solo ? (obs.winners.length ? "You are the Champion of Gorus Maximus!" : "The contenders win the crowd.")
-      : `Champion(s) of Gorus Maximus: ${obs.winners.map(ctx.seatName).join(", ")}`;
+    const names = formatList(obs.winners.map(ctx.seatName), "unit");
+    const champions = obs.solo ? (obs.winners.length ? t("You are the Champion of Gorus Maximus!") : t("The contenders win the crowd."))
+      : tn("Champion of Gorus Maximus: {names}", "Champions of Gorus Maximus: {names}", obs.winners.length, { names });
     const lr = obs.last_round;
-    replaceChildren(root, h("h2", {}, "Game over"), h("p", { class: "leader", id: "champions" }, champions),
-      h("p", {}, "Final Crowd Support: ", obs.support.map((s, side) => `${sideName(obs, side, ctx.seatName)} ${s} of ${obs.targets[side]}`).join(" · ")),
-      lr ? h("h3", {}, `The last round (${lr.round})`) : null,
+    const support = (s, side) => t("{side} {support} of {target}", { side: sideName(obs, side, ctx.seatName), support: s, target: obs.targets[side] });
+    replaceChildren(root, h("h2", {}, t("Game over")), h("p", { class: "leader", id: "champions" }, champions),
+      h("p", {}, t("Final Crowd Support: {sides}", { sides: obs.support.map(support).join(" · ") })),
+      lr ? h("h3", {}, t("The last round ({number})", { number: lr.round })) : null,
       lr ? roundBody(ctx.data, obs, lr, ctx.seatName) : null);
     return true;
   },

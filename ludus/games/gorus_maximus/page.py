@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...i18n import _
 from .cards import SCHOOLS, setup_for
 from .options import MAX_PLAYERS, MIN_PLAYERS
 
@@ -15,7 +16,8 @@ __all__ = ["page_data"]
 def page_data() -> dict[str, Any]:
     """JSON for ``page.js`` (served with the game's page, see ``ludus.web.pages``)."""
     return {
-        "schools": [{"code": s.code, "name": s.name, "short": s.short, "colour": s.colour, "icon": s.icon}
+        # names in the reader's language (the web app asks under it): the terminal's translations of them
+        "schools": [{"code": s.code, "name": _(s.name), "short": _(s.short), "colour": s.colour, "icon": s.icon}
                     for s in SCHOOLS],
         # cards played in a round, by player count: every card of the deck is played each round,
         # so the log can tell where a round ends

@@ -12,7 +12,8 @@ from rich.text import Text
 
 from ...core.errors import IllegalAction
 from ...core.game import CHANCE, Action, Game, SeatView
-from ...core.terminal import TerminalAdapter
+from ...core.provenance import DataValue
+from ...core.terminal import TerminalAdapter, data_text
 from ...i18n import N_, _, format_number, join_and, ngettext
 from .actions import Play, Reveal
 from .cards import CONTENDER, RANKS_PER_SCHOOL, SCHOOL_BY_CODE, SCHOOLS, CrowdFavourTable, _bits, _deck, setup_for
@@ -120,11 +121,19 @@ def bout_text(bout: tuple[tuple[int, int], ...], names: list[str]) -> Text:
 class GorusMaximusAdapter(TerminalAdapter):
     game_name = "gorus-maximus"
 
+    def describe_data_value(self, value: DataValue) -> tuple[str, str, str]:
+        """A Crowd Favour value the rulebook does not print: its rank as a parameter, its note
+        (from ``crowd_favour.toml``'s ``[note]``, extracted by ``ludus.i18n.data.extract_notes``)."""
+        rank = value.subject.removeprefix("Crowd Favour of rank ")
+        if rank.isdigit():
+            return _("Crowd Favour of rank {rank}", rank=int(rank)), data_text(value.value), data_text(value.note)
+        return super().describe_data_value(value)
+
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
-        parser.add_argument("--solo", action="store_true", help="solo play against the contender stack")
-        parser.add_argument("--teams", help="team variant: a split such as 2v2 or 2v2v1, or a seating like ABACB")
+        parser.add_argument("--solo", action="store_true", help=_("solo play against the contender stack"))
+        parser.add_argument("--teams", help=_("team variant: a seating like ABACB, or a split such as 2v2 or 2v2v1"))
         parser.add_argument("--target", type=int,
-                            help="Crowd Support needed to win (default 3); teams use -o team-target=N")
+                            help=_("Crowd Support needed to win (default 3); teams use -o team-target=N"))
 
     def options_from_args(self, args: argparse.Namespace) -> dict[str, Any]:
         out: dict[str, Any] = {}

@@ -1,10 +1,11 @@
 // "Your games": the player's account (log in, sign up, log out, password, delete) and their games,
 // unfinished first, with a way back to each seat and, once over, to the replay and the record.
-import { api, h, ratingNodes, replaceChildren } from "/static/common.js";
+import { api, formatNumber, h, lang, N_, playerWord, poolWords, ratingNodes, replaceChildren, t, tf } from "/static/common.js";
+import { serverText } from "/static/errors.js";
 
 const $ = (id) => document.getElementById(id);
-const STATUS_WORDS = { open: "waiting for players", playing: "in play", finished: "finished" };
-const OUTCOME_WORDS = { won: "you won", lost: "you lost", shared: "shared win" };
+const STATUS_WORDS = { open: N_("waiting for players"), playing: N_("in play"), finished: N_("finished") };
+const OUTCOME_WORDS = { won: N_("you won"), lost: N_("you lost"), shared: N_("shared win") };
 
 function notice(text, error = true) {
   $("notice").textContent = text || "";
@@ -14,21 +15,21 @@ function notice(text, error = true) {
 
 function when(iso) {
   const at = new Date(iso);
-  return Number.isNaN(at.getTime()) ? "" : at.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  return Number.isNaN(at.getTime()) ? "" : at.toLocaleString(lang === "en" ? undefined : lang, { dateStyle: "medium", timeStyle: "short" });
 }
 
 function gameRow(game) {
   const base = `/t/${encodeURIComponent(game.code)}`;
   const links = game.status === "finished"
-    ? [h("a", { href: `${base}/replay` }, "Replay"), " · ",
-       h("a", { href: `/api/tables/${encodeURIComponent(game.code)}/record`, download: "" }, "Record")]
-    : [h("a", { class: "button small-button", href: base }, game.status === "open" ? "Open" : "Continue")];
-  const status = STATUS_WORDS[game.status] || game.status;
-  const outcome = game.outcome ? ` — ${OUTCOME_WORDS[game.outcome] || game.outcome}` : "";
+    ? [h("a", { href: `${base}/replay` }, t("Replay")), " · ",
+       h("a", { href: `/api/tables/${encodeURIComponent(game.code)}/record`, download: "" }, t("Record"))]
+    : [h("a", { class: "button small-button", href: base }, game.status === "open" ? t("Open") : t("Continue"))];
+  const status = STATUS_WORDS[game.status] ? t(STATUS_WORDS[game.status]) : game.status;
+  const outcome = game.outcome ? ` — ${OUTCOME_WORDS[game.outcome] ? t(OUTCOME_WORDS[game.outcome]) : game.outcome}` : "";
   return h("tr", { "data-code": game.code },
-    h("td", {}, h("strong", {}, game.title), h("div", { class: "small muted" }, `table ${game.code}`)),
+    h("td", {}, h("strong", {}, game.title), h("div", { class: "small muted" }, t("table {code}", { code: game.code }))),
     h("td", {}, game.players.map((name, i) => h("span", { class: i === game.seat ? "you-name" : "" },
-      i ? ", " : "", name, i === game.seat ? " (you)" : ""))),
+      i ? t(", ") : "", i === game.seat ? t("{name} (you)", { name: playerWord(name) }) : playerWord(name)))),
     h("td", {}, status + outcome, h("div", { class: "small muted" }, when(game.updated_at))),
     h("td", {}, links));
 }
@@ -36,13 +37,13 @@ function gameRow(game) {
 function showGames(games, account) {
   if (!games.length) {
     replaceChildren($("games"), h("p", { class: "muted" },
-      account ? "No games yet. " : "This browser has no games yet. ", h("a", { href: "/" }, "Start one in the lobby.")));
+      account ? t("No games yet.") : t("This browser has no games yet."), " ", h("a", { href: "/" }, t("Start one in the lobby."))));
     return;
   }
   replaceChildren($("games"), h("table", { class: "plain games" },
-    h("caption", { class: "small muted" }, account ? `The games of ${account.name}` : "The games of this browser"),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Game"), h("th", { scope: "col" }, "Players"),
-      h("th", { scope: "col" }, "State"), h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, "Links")))),
+    h("caption", { class: "small muted" }, account ? t("The games of {name}", { name: account.name }) : t("The games of this browser")),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Game")), h("th", { scope: "col" }, t("Players")),
+      h("th", { scope: "col" }, t("State")), h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, t("Links"))))),
     h("tbody", {}, games.map(gameRow))));
 }
 
@@ -52,17 +53,18 @@ function showRatings(ratings, account) {
   box.classList.toggle("hidden", !account || !ratings.length);
   if (!account || !ratings.length) { replaceChildren($("ratings-list")); return; }
   const page = `/players/${encodeURIComponent(account.name)}`;
+  const publicLink = h("a", { href: page, id: "public-page" }, t("Your public page"));
+  const boards = h("a", { href: "/ratings" }, t("the leaderboards"));
   replaceChildren($("ratings-list"),
     h("table", { class: "plain ratings" },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Game"), h("th", { scope: "col" }, "Rating ± uncertainty"),
-        h("th", { scope: "col" }, "Games"))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Game")), h("th", { scope: "col" }, t("Rating ± uncertainty")),
+        h("th", { scope: "col" }, t("Games")))),
       h("tbody", {}, ratings.map((r) => h("tr", { "data-game": r.game, "data-pool": r.pool },
         h("th", { scope: "row" }, h("a", { href: `/ratings?game=${encodeURIComponent(r.game)}` }, r.title),
-          h("div", { class: "small muted" }, r.label)),
+          h("div", { class: "small muted" }, poolWords(r.label))),
         h("td", {}, ratingNodes(r)),
-        h("td", { class: "games-count" }, String(r.games)))))),
-    h("p", { class: "small" }, h("a", { href: page, id: "public-page" }, "Your public page"),
-      " shows each rating's history; ", h("a", { href: "/ratings" }, "the leaderboards"), " show everyone's."));
+        h("td", { class: "games-count" }, formatNumber(r.games)))))),
+    h("p", { class: "small" }, tf("{page} shows each rating's history; {boards} show everyone's.", { page: publicLink, boards })));
 }
 
 async function load() {
@@ -70,13 +72,26 @@ async function load() {
   const account = me.account;
   $("anonymous").classList.toggle("hidden", Boolean(account));
   $("signed-in").classList.toggle("hidden", !account);
-  $("account-link").textContent = account ? account.name : "Your games";
+  $("account-link").textContent = account ? account.name : t("Your games");
   if (account) {
     $("account-name").textContent = account.name;
-    $("account-since").textContent = `(account made ${when(account.created_at)})`;
+    $("account-since").textContent = t("(account made {date})", { date: when(account.created_at) });
   }
   showRatings(me.ratings || [], account);
   showGames(me.games, account);
+}
+
+// The server's refusal in the reader's language (its English sentence for English readers, or
+// for a code the page does not know).
+const ACCOUNT_WORDS = {
+  bad_name: N_("An account name has 2 to 24 letters or digits; _ . - are allowed, spaces are not."),
+  bad_password: N_("A password has 8 to 256 characters."),
+  name_taken: N_("That name is taken: choose another, or log in."),
+};
+function accountError(err, form) {
+  if (lang === "en" || !err || !err.code) return err && err.message;
+  if (err.code === "bad_login") return form && form.id === "login-form" ? t("Wrong name or password.") : t("That is not your current password.");
+  return ACCOUNT_WORDS[err.code] ? t(ACCOUNT_WORDS[err.code]) : serverText(err);
 }
 
 function submitting(form, work) {
@@ -89,7 +104,7 @@ function submitting(form, work) {
       form.reset();
       await load();
     } catch (err) {
-      notice(err.message);
+      notice(accountError(err, form));
     } finally {
       button.disabled = false;
     }
@@ -98,7 +113,7 @@ function submitting(form, work) {
 
 function clicking(id, work) {
   $(id).addEventListener("click", async () => {
-    try { await work(); await load(); } catch (err) { notice(err.message); }
+    try { await work(); await load(); } catch (err) { notice(accountError(err, null)); }
   });
 }
 
@@ -108,20 +123,20 @@ submitting($("login-form"), async () => {
 });
 submitting($("signup-form"), async () => {
   await api("/api/account/signup", { name: $("signup-name").value, password: $("signup-password").value });
-  notice("Account created. This browser's games are now in it.", false);
+  notice(t("Account created. This browser's games are now in it."), false);
 });
 submitting($("password-form"), async () => {
   await api("/api/account/password", { current: $("password-current").value, new: $("password-new").value });
-  notice("Password changed. Other browsers are logged out.", false);
+  notice(t("Password changed. Other browsers are logged out."), false);
 });
 submitting($("delete-form"), async () => {
   await api("/api/account/delete", { password: $("delete-password").value });
-  notice("Your account is deleted.", false);
+  notice(t("Your account is deleted."), false);
 });
-clicking("logout", async () => { await api("/api/account/logout", {}); notice("Logged out.", false); });
+clicking("logout", async () => { await api("/api/account/logout", {}); notice(t("Logged out."), false); });
 clicking("logout-everywhere", async () => {
   await api("/api/account/logout-everywhere", {});
-  notice("Logged out on every browser.", false);
+  notice(t("Logged out on every browser."), false);
 });
 
-load().catch((err) => notice(`Could not load your games: ${err.message}`));
+load().catch((err) => notice(t("Could not load your games: {error}", { error: err.message })));

@@ -4,7 +4,7 @@
 // by the game's page module, exactly as on a table page; `act` asks the lesson instead of a
 // WebSocket. The step is kept in the address (?step=k, 1 = the first step, n + 1 = the end) so
 // a reload resumes where the learner was.
-import { accountLink, api, gameModule, h, replaceChildren, savedName, saveName, useAccountName, withSeatNames } from "/static/common.js";
+import { accountLink, api, gameModule, h, playerWord, replaceChildren, savedName, saveName, t, useAccountName, withSeatNames } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
 const game = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -15,9 +15,10 @@ const page = { meta: null, step: null, k: 0, mod: null, data: {}, pending: false
 function notice(text) { $("notice").textContent = text || ""; }
 
 function seatName(i) {
-  if (i === -2) return "Contender";
-  if (i === -1) return "Chance";
-  return ((page.meta && page.meta.names) || [])[i] || `Player ${i + 1}`;
+  if (i === -2) return t("Contender");
+  if (i === -1) return t("Chance");
+  const name = ((page.meta && page.meta.names) || [])[i];
+  return name ? playerWord(name) : t("Player {number}", { number: i + 1 });
 }
 
 const withNames = (text) => withSeatNames(text, (page.meta && page.meta.names) || []);
@@ -49,7 +50,7 @@ async function go(k, { push = true, focus = true } = {}) {
   try {
     step = await api(`${base}/steps/${k}`);
   } catch (err) {
-    if (ticket === page.ticket) notice(`This step could not be loaded: ${err.message}`);
+    if (ticket === page.ticket) notice(t("This step could not be loaded: {error}", { error: err.message }));
     return;
   }
   if (ticket !== page.ticket) return;
@@ -65,8 +66,8 @@ async function act(action) {
   const step = page.step;
   if (page.pending || !step || step.end) return;
   if (!step.expect || page.done) {
-    page.answer = { kind: "other", message: step.expect ? "You already made this step's move: press Next." :
-      "Nothing to play in this step: read it, then press Next." };
+    page.answer = { kind: "other", message: step.expect ? t("You already made this step's move: press Next.") :
+      t("Nothing to play in this step: read it, then press Next.") };
     drawAnswer();
     return;
   }
@@ -104,23 +105,24 @@ function draw() {
   const meta = page.meta;
   const n = meta.steps;
   const end = step.end;
-  $("progress").textContent = end ? `Lesson finished: all ${n} steps done` : `Step ${page.k + 1} of ${n}`;
+  $("progress").textContent = end ? t("Lesson finished: all {count} steps done", { count: n })
+    : t("Step {number} of {count}", { number: page.k + 1, count: n });
   $("progress-bar").max = n;
   $("progress-bar").value = end ? n : page.k;
-  $("lesson-title").textContent = end ? "Well done!" : (step.expect ? "Your move" : "Read, then go on");
+  $("lesson-title").textContent = end ? t("Well done!") : (step.expect ? t("Your move") : t("Read, then go on"));
   $("intro").classList.toggle("hidden", page.k !== 0 || end);
   replaceChildren($("intro"), page.k === 0 ? paragraphs(meta.intro) : []);
   replaceChildren($("say"), paragraphs(end ? step.outro : step.say));
   const wrong = !end && step.wrong && !page.done;
   $("wrong-box").classList.toggle("hidden", !wrong);
   if (wrong) {
-    $("wrong-say").textContent = step.wrong_say || "See what the rules say to a move they do not allow:";
-    $("try-wrong").textContent = `Try the wrong move: ${withNames(step.wrong.label)}`;
+    $("wrong-say").textContent = step.wrong_say || t("See what the rules say to a move they do not allow:");
+    $("try-wrong").textContent = t("Try the wrong move: {move}", { move: withNames(step.wrong.label) });
   }
   $("end-box").classList.toggle("hidden", !end);
   $("back").disabled = page.k === 0;
   $("next").classList.toggle("hidden", end || (step.expect && !page.done));
-  $("next").textContent = page.k === n - 1 ? "Finish" : "Next";
+  $("next").textContent = page.k === n - 1 ? t("Finish") : t("Next");
   $("to-moves").classList.toggle("hidden", end || !step.expect || page.done);
   drawAnswer();
   const context = ctx();
@@ -128,17 +130,17 @@ function draw() {
   replaceChildren($("seats"), meta.names.map((name, i) => h("li", {
     class: [view.to_move.includes(i) ? "to-move" : "", i === meta.seat ? "you" : ""].join(" "),
     "aria-current": view.to_move.includes(i) ? "true" : null },
-  name, i === meta.seat ? h("span", { class: "badge" }, "you") : null,
-  view.to_move.includes(i) ? h("span", { class: "badge" }, "to move") : null)));
-  $("status").textContent = end ? "The lesson is over; this is how the game stands."
-    : context.live ? "Your turn: make the move the lesson asks for."
-      : page.done ? "Move made: press Next to go on." : "Nothing to play yet: read the lesson, then press Next.";
+  playerWord(name), i === meta.seat ? h("span", { class: "badge" }, t("you")) : null,
+  view.to_move.includes(i) ? h("span", { class: "badge" }, t("to move")) : null)));
+  $("status").textContent = end ? t("The lesson is over; this is how the game stands.")
+    : context.live ? t("Your turn: make the move the lesson asks for.")
+      : page.done ? t("Move made: press Next to go on.") : t("Nothing to play yet: read the lesson, then press Next.");
   try {
     page.mod.board($("board"), context);
     if (!(page.mod.moves && page.mod.moves($("moves"), context))) genericMoves($("moves"), context);
   } catch (err) {
     console.error(err);
-    notice("The board could not be drawn; the lesson text still applies.");
+    notice(t("The board could not be drawn; the lesson text still applies."));
   }
   drawLog(context);
 }
@@ -159,11 +161,11 @@ function drawAnswer() {
   box.className = `lesson-answer${a ? ` answer-${a.kind}` : ""}`;
   box.dataset.kind = a ? a.kind : "";
   if (!a) { replaceChildren(box); return; }
-  const lead = { refused: "Not allowed: ", other: "Not this one: ", done: "Well played. " }[a.kind] || "";
+  const lead = { refused: t("Not allowed:"), other: t("Not this one:"), done: t("Well played.") }[a.kind] || "";
   if (a.kind === "done") {
-    replaceChildren(box, h("p", { class: "answer-lead" }, lead.trim()), paragraphs(a.message));
+    replaceChildren(box, h("p", { class: "answer-lead" }, lead), paragraphs(a.message));
   } else {
-    replaceChildren(box, h("p", {}, h("strong", { class: "answer-lead" }, lead), withNames(a.message)));
+    replaceChildren(box, h("p", {}, h("strong", { class: "answer-lead" }, lead), " ", withNames(a.message)));
   }
 }
 
@@ -171,7 +173,7 @@ function genericMoves(root, context) {
   const view = context.view;
   if (view.you === null || !view.legal.length) { replaceChildren(root); root.classList.add("hidden"); return; }
   root.classList.remove("hidden");
-  replaceChildren(root, h("h2", {}, "Your moves"), h("div", { class: "legal-list" },
+  replaceChildren(root, h("h2", {}, t("Your moves")), h("div", { class: "legal-list" },
     view.legal.map((m) => h("button", { type: "button", class: "move", onclick: () => act(m.action) }, withNames(m.label)))));
 }
 
@@ -189,22 +191,22 @@ function drawLog(context) {
     const numbered = entry[0] !== -1;
     if (numbered) moves += 1;
     lines.push(h("li", { class: numbered ? "move" : "note", value: Math.max(moves, 1) },
-      h("span", { class: "n", "aria-hidden": numbered ? null : "true" }, numbered ? `${moves}.` : "·"),
+      h("span", { class: "n", "aria-hidden": numbered ? null : "true" }, numbered ? t("{number}.", { number: moves }) : "·"),
       h("span", { class: "text" }, typeof line === "string" ? withNames(line) : line)));
   });
   replaceChildren($("log"), lines.slice(-300));
 }
 
 function defaultLogLine([actor, action, label]) {
-  if (action === "hidden") return actor === -1 ? null : `${seatName(actor)} made a hidden move`;
-  return actor === -1 ? label : `${seatName(actor)}: ${label}`;
+  if (action === "hidden") return actor === -1 ? null : t("{player} made a hidden move", { player: seatName(actor) });
+  return actor === -1 ? label : t("{player}: {move}", { player: seatName(actor), move: label });
 }
 
 // ---------------------------------------------------------------- a real game
 async function playReal(event) {
   event.preventDefault();
   const name = $("real-name").value.trim();
-  if (!name) { notice("Please give a name for the table."); $("real-name").focus(); return; }
+  if (!name) { notice(t("Please give a name for the table.")); $("real-name").focus(); return; }
   saveName(name);
   const meta = page.meta;
   const seats = meta.names.map((_, i) => (i === meta.seat ? { kind: "human" } : { kind: "bot" }));
@@ -214,27 +216,27 @@ async function playReal(event) {
       hints: true, name });
     location.href = `/t/${table.code}`;
   } catch (err) {
-    notice(`The table could not be created: ${err.message}`);
+    notice(t("The table could not be created: {error}", { error: err.message }));
     $("play-real").disabled = false;
   }
 }
 
 // ---------------------------------------------------------------- start
 async function start() {
-  if (!game) { notice("No game named in the address."); return; }
+  if (!game) { notice(t("No game named in the address.")); return; }
   try {
     page.meta = await api(base);
   } catch (err) {
-    $("lesson-title").textContent = "No lesson here";
-    notice(err.status === 404 ? `There is no tutorial for “${game}”. The lobby lists the games you can learn.` : err.message);
+    $("lesson-title").textContent = t("No lesson here");
+    notice(err.status === 404 ? t("There is no tutorial for “{game}”. The lobby lists the games you can learn.", { game }) : err.message);
     return;
   }
   const loaded = await gameModule(game);
   page.mod = loaded.mod.default;
   page.data = loaded.data;
-  document.title = `Learn ${page.meta.game_title} — Ludus`;
+  document.title = t("Learn {game} — Ludus", { game: page.meta.game_title });
   const { title, game_title: gameTitle } = page.meta;  // "Learn Gladius" needs no "Learn Gladius:" before it
-  $("title").textContent = title.includes(gameTitle) ? title : `Learn ${gameTitle}: ${title}`;
+  $("title").textContent = title.includes(gameTitle) ? title : t("Learn {game}: {title}", { game: gameTitle, title });
   $("real-name").value = savedName();
   accountLink().then((account) => useAccountName($("real-name"), account));
   $("next").addEventListener("click", () => go(Math.min(page.k + 1, page.meta.steps)));
@@ -247,4 +249,4 @@ async function start() {
   await go(stepFromUrl(), { push: false, focus: false });
 }
 
-start().catch((err) => notice(`This page could not start: ${err.message}`));
+start().catch((err) => notice(t("This page could not start: {error}", { error: err.message })));

@@ -1,5 +1,6 @@
 // The lobby: Play now (quick.js), create a table (game, options, who sits where), open one by code, list open tables.
-import { accountLink, api, h, replaceChildren, savedName, saveName, useAccountName } from "/static/common.js";
+import { accountLink, api, formatList, formatNumber, h, lang, N_, playerWord, poolWords, replaceChildren, savedName, saveName, seatWord, t, tf,
+  useAccountName } from "/static/common.js";
 import { leaveQuietly, startQuick } from "/static/quick.js";
 import { openRules } from "/static/rules.js";
 
@@ -21,15 +22,16 @@ let account = null;        // the logged-in account (rated tables need one), onc
 // An int option with at most this many allowed values is picked from a list.
 const MAX_LISTED_NUMBERS = 12;
 // Plain words for the built-in bot levels; other levels (search bots) keep their own names.
-const BOT_WORDS = { random: "beginner (random moves)", trained: "learner (a trained network)",
-                    heuristic: "good (plays by rules of thumb)" };
-const BOT_SHORT = { random: "beginner", trained: "learner", heuristic: "good" };  // the level list must fit a phone
+const BOT_WORDS = { random: N_("beginner (random moves)"), trained: N_("learner (a trained network)"),
+                    heuristic: N_("good (plays by rules of thumb)") };
+// TRANSLATORS: a bot level, in a list that must fit a phone's width
+const BOT_SHORT = { random: N_("beginner"), trained: N_("learner"), heuristic: N_("good") };
 
 function notice(text) { $("notice").textContent = text || ""; }
 
 // Option names read as on the command line: team-target, not team_target.
 const flag = (name) => name.replace(/_/g, "-");
-const botWords = (kind) => BOT_WORDS[kind] || kind;
+const botWords = (kind) => (BOT_WORDS[kind] ? t(BOT_WORDS[kind]) : kind);
 
 function listedNumbers(info) {
   if (info.kind !== "int" || info.min === null || info.max === null) return null;
@@ -60,13 +62,13 @@ function fillSuggestions(select, info, wanted) {
   const dflt = String(info.default);
   const entries = [];
   if (!fitting.some((s) => String(s.value) === dflt)) {
-    entries.push(h("option", { value: dflt }, dflt === "" ? "none (default)" : `${dflt} (default)`));
+    entries.push(h("option", { value: dflt }, dflt === "" ? t("none (default)") : t("{value} (default)", { value: dflt })));
   }
   for (const s of fitting) {
     const value = String(s.value);
-    entries.push(h("option", { value, "data-suggestion": value }, `${s.label}${value === dflt ? " (default)" : ""}`));
+    entries.push(h("option", { value, "data-suggestion": value }, value === dflt ? t("{value} (default)", { value: s.label }) : s.label));
   }
-  entries.push(h("option", { value: OTHER }, "Other…"));
+  entries.push(h("option", { value: OTHER }, t("Other…")));
   replaceChildren(select, entries);
   // a suggestion that no longer fits the player count goes back to the default; a value of the
   // player's own stays, in the text box
@@ -102,12 +104,12 @@ function optionRow(info) {
     input.checked = !!info.default;
   } else if (info.choices || numbers) {
     input = h("select", { ...common, "data-kind": info.kind },
-      (info.choices || numbers).map((c) => h("option", { value: c, selected: c === info.default }, String(c))));
+      (info.choices || numbers).map((c) => h("option", { value: c, selected: c === info.default }, formatNumber(c))));
   } else if (info.suggestions && info.suggestions.length) {
     input = h("select", { ...common, "data-kind": info.kind, "data-suggest": "" });
     const other = h("input", { id: `${id}-other`, class: "opt-other hidden", "data-other-for": info.name,
-      "aria-label": `${flag(info.name)}: your own value`, "aria-describedby": `${helpId} ${errorId}`, autocomplete: "off",
-      placeholder: "type a value" });
+      "aria-label": t("{option}: your own value", { option: flag(info.name) }), "aria-describedby": `${helpId} ${errorId}`, autocomplete: "off",
+      placeholder: t("type a value") });
     const row = h("div", { class: "opt", "data-opt-row": info.name },
       h("label", { for: id, class: "opt-name" }, flag(info.name)),
       h("span", { class: "opt-control opt-suggest" }, input, other),
@@ -141,19 +143,19 @@ function readOptions(errors = {}) {
       value = suggestionValue(input);
       if (info.kind === "int") {
         const n = Number(value);
-        if (value === "" || !Number.isInteger(n)) { errors[info.name] = "Enter a whole number."; continue; }
+        if (value === "" || !Number.isInteger(n)) { errors[info.name] = t("Enter a whole number."); continue; }
         value = n;
       }
     } else if (input.dataset.kind === "bool") value = input.checked;
     else if (input.dataset.kind === "int") {
-      if (input.validity && input.validity.badInput) { errors[info.name] = "Enter a whole number."; continue; }
+      if (input.validity && input.validity.badInput) { errors[info.name] = t("Enter a whole number."); continue; }
       if (input.value.trim() === "") value = info.default;
       else {
         value = Number(input.value);
-        if (!Number.isInteger(value)) { errors[info.name] = "Enter a whole number."; continue; }
+        if (!Number.isInteger(value)) { errors[info.name] = t("Enter a whole number."); continue; }
         if ((info.min !== null && value < info.min) || (info.max !== null && value > info.max)) {
-          errors[info.name] = info.min !== null && info.max !== null ? `Choose from ${info.min} to ${info.max}.`
-            : info.min !== null ? `Choose ${info.min} or more.` : `Choose ${info.max} or less.`;
+          errors[info.name] = info.min !== null && info.max !== null ? t("Choose from {min} to {max}.", { min: info.min, max: info.max })
+            : info.min !== null ? t("Choose {min} or more.", { min: info.min }) : t("Choose {max} or less.", { max: info.max });
           continue;
         }
       }
@@ -194,13 +196,13 @@ function showOptionErrors() {
 // The Create button: enabled only when a table can be made, and otherwise saying why.
 function updateCreate() {
   let why = "";
-  if (!gamesLoaded) why = "Loading games…";
-  else if (!games.length) why = "No games are installed on this server.";
-  else if (!current) why = "Choose a game.";
+  if (!gamesLoaded) why = t("Loading games…");
+  else if (!games.length) why = t("No games are installed on this server.");
+  else if (!current) why = t("Choose a game.");
   else if (Object.keys(optionErrors).length) why = optionErrors[""] && Object.keys(optionErrors).length === 1
-    ? "Fix the options (see the message above)." : "Fix the options marked in red.";
-  else if (seatsProblem) why = `The seats could not be loaded: ${seatsProblem}`;
-  else if (!seatCount) why = "Loading seats…";  // a re-check with seats shown keeps the button: Create waits for it
+    ? t("Fix the options (see the message above).") : t("Fix the options marked in red.");
+  else if (seatsProblem) why = t("The seats could not be loaded: {problem}", { problem: seatsProblem });
+  else if (!seatCount) why = t("Loading seats…");  // a re-check with seats shown keeps the button: Create waits for it
   else if (ratedOn()) why = ratedProblem();
   $("create").disabled = !!why;
   $("create-why").textContent = why;
@@ -210,31 +212,34 @@ function updateCreate() {
 function seatWho(i, seats, name) {
   const seat = seats[i];
   if (!seat) return "";
-  if (seat.kind === "bot") return `bot, ${botWords(seat.bot)}`;
+  if (seat.kind === "bot") return t("bot, {level}", { level: botWords(seat.bot) });
   const firstHuman = seats.findIndex((s) => s.kind === "human");
-  if (i === firstHuman) return name ? `${name} (you)` : "you (type your name above)";
-  return ratedOn() ? "a person you invite (open seat; they need an account)" : "a person you invite (open seat)";
+  if (i === firstHuman) return name ? t("{name} (you)", { name }) : t("you (type your name above)");
+  return ratedOn() ? t("a person you invite (open seat; they need an account)") : t("a person you invite (open seat)");
 }
 
 function updateSeatLabels() {
   const seats = readSeats();
   const name = $("name").value.trim();
   for (let i = 0; i < seats.length; i++) {
-    const label = seatNames[i] || `Seat ${i + 1}`;
+    const label = seatLabel(i);
     const who = $(`seat-${i}-who`);
     if (who) who.textContent = seatWho(i, seats, name);
-    $(`seat-${i}-kind`).setAttribute("aria-label", `${label}: who plays`);
-    $(`seat-${i}-bot`).setAttribute("aria-label", `${label}: bot level`);
+    $(`seat-${i}-kind`).setAttribute("aria-label", t("{seat}: who plays", { seat: label }));
+    $(`seat-${i}-bot`).setAttribute("aria-label", t("{seat}: bot level", { seat: label }));
   }
 }
 
+// The game's name for a seat ("Blue team"), or its number.
+function seatLabel(i) { return seatNames[i] ? seatWord(seatNames[i]) : t("Seat {number}", { number: i + 1 }); }
+
 function seatRow(i, previous) {
-  const label = seatNames[i] || `Seat ${i + 1}`;
-  const kind = h("select", { id: `seat-${i}-kind`, "aria-label": `${label}: who plays` },
-    h("option", { value: "human" }, "Person"), h("option", { value: "bot" }, "Bot"));
+  const label = seatLabel(i);
+  const kind = h("select", { id: `seat-${i}-kind`, "aria-label": t("{seat}: who plays", { seat: label }) },
+    h("option", { value: "human" }, t("Person")), h("option", { value: "bot" }, t("Bot")));
   kind.value = previous ? previous.kind : (i === 0 ? "human" : "bot");
-  const bot = h("select", { id: `seat-${i}-bot`, "aria-label": `${label}: bot level` },
-    current.bots.map((b) => h("option", { value: b, selected: b === current.default_bot }, BOT_SHORT[b] || b)));
+  const bot = h("select", { id: `seat-${i}-bot`, "aria-label": t("{seat}: bot level", { seat: label }) },
+    current.bots.map((b) => h("option", { value: b, selected: b === current.default_bot }, BOT_SHORT[b] ? t(BOT_SHORT[b]) : b)));
   if (previous && previous.bot) bot.value = previous.bot;
   const sync = () => { bot.disabled = kind.value !== "bot"; bot.classList.toggle("hidden", kind.value !== "bot"); };
   kind.addEventListener("change", () => { sync(); updateSeatLabels(); updateCreate(); });
@@ -253,7 +258,7 @@ async function refreshSeats() {
   optionErrors = errors;
   showOptionErrors();
   if (Object.keys(errors).length) {
-    if (!seatCount) replaceChildren($("seat-list"), h("p", { class: "muted small seat-wait" }, "The seats appear once the options are fixed."));
+    if (!seatCount) replaceChildren($("seat-list"), h("p", { class: "muted small seat-wait" }, t("The seats appear once the options are fixed.")));
     updateCreate();
     return;
   }
@@ -275,7 +280,7 @@ async function refreshSeats() {
       if (blamed.length) for (const name of blamed) optionErrors[name] = err.message;
       else optionErrors[""] = err.message;
       showOptionErrors();
-      if (!seatCount) replaceChildren($("seat-list"), h("p", { class: "muted small seat-wait" }, "The seats appear once the options are fixed."));
+      if (!seatCount) replaceChildren($("seat-list"), h("p", { class: "muted small seat-wait" }, t("The seats appear once the options are fixed.")));
     } else seatsProblem = err.message;
   }
   updateCreate();
@@ -309,7 +314,7 @@ function updateGameHelp() {
   learn.classList.toggle("hidden", !tutorial);
   if (tutorial) {
     learn.href = `/learn/${encodeURIComponent(current.name)}`;
-    learn.setAttribute("aria-label", `Learn to play ${current.title}: a guided first game`);
+    learn.setAttribute("aria-label", t("Learn to play {game}: a guided first game", { game: current.title }));
   }
 }
 
@@ -317,7 +322,7 @@ function updateGameHelp() {
 // page itself finds wrong are left out, so they show at their defaults).
 function showRules() {
   if (!current) return;
-  openRules({ game: current.name, title: current.title, options: readOptions({}), where: "as set in the form" });
+  openRules({ game: current.name, title: current.title, options: readOptions({}), where: t("as set in the form") });
 }
 
 // ---------------------------------------------------------------- rated tables
@@ -333,10 +338,10 @@ function poolFor(seats) {
 
 function ratedProblem() {
   const seats = readSeats();
-  if (!seats.some((s) => s.kind === "human")) return "A rated table needs a person in at least one seat.";
+  if (!seats.some((s) => s.kind === "human")) return t("A rated table needs a person in at least one seat.");
   if (seats.length && !poolFor(seats.length)) {
-    const counts = current.rated.pools.map((p) => p.label).join(" or ");
-    return `Rated games of ${current.title} are for ${counts}.`;
+    const counts = formatList(current.rated.pools.map((p) => poolWords(p.label)), "disjunction");
+    return t("Rated games of {game} are for {counts}.", { game: current.title, counts });
   }
   return "";
 }
@@ -359,7 +364,7 @@ function lockOption(input, info, locked) {
       changed = true;
     }
     input.disabled = true;
-    if (row) { row.classList.add("locked"); row.title = "standard for rated games"; }
+    if (row) { row.classList.add("locked"); row.title = t("standard for rated games"); }
     return changed;
   }
   input.disabled = false;
@@ -402,12 +407,13 @@ function updateRated() {
   note.classList.toggle("hidden", !on);
   if (on) {
     const choose = game.rated.choose.map(flag);
-    note.textContent = [
-      "Rated tables use the standard rules:",
-      choose.length ? `only ${choose.join(", ")} may be chosen, every other option is the standard one;` : "every option is the standard one;",
-      "hints are off, and everyone who sits at the table needs an account.",
-      game.rated.note || "",
-    ].filter(Boolean).join(" ");
+    const own = game.rated.note || "";  // the game's own words: English, marked so in another language
+    replaceChildren(note, [
+      t("Rated tables use the standard rules:"),
+      choose.length ? t("only {options} may be chosen, every other option is the standard one;", { options: choose.join(", ") })
+        : t("every option is the standard one;"),
+      t("hints are off, and everyone who sits at the table needs an account."),
+    ].join(" "), own ? " " : null, own && lang !== "en" ? h("span", { lang: "en", dir: "ltr", class: "own-note" }, own) : own || null);
   } else note.textContent = "";
   updateSeatLabels();
   updateCreate();
@@ -424,18 +430,18 @@ function selectGame(name) {
   // clear them and hold "Create" so that a quick click cannot send the old game's seats
   seatCount = 0;
   seatNames = [];
-  replaceChildren($("seat-list"), h("p", { class: "muted small seat-wait" }, "Loading seats…"));
+  replaceChildren($("seat-list"), h("p", { class: "muted small seat-wait" }, t("Loading seats…")));
   if (!current) {
     replaceChildren($("seat-list"));
-    replaceChildren($("options"), h("legend", {}, "Options"));
+    replaceChildren($("options"), h("legend", {}, t("Options")));
     updateRated();
     return;
   }
   const [first, ...rest] = current.options;  // the first option (usually the player count) stays in sight
-  replaceChildren($("options"), h("legend", {}, "Options"),
+  replaceChildren($("options"), h("legend", {}, t("Options")),
     h("p", { id: "options-problem", class: "opt-problem", role: "alert" }),
-    first ? optionRow(first) : h("p", { class: "muted small" }, "This game has no options."),
-    rest.length ? h("details", {}, h("summary", {}, `More options (${rest.length})`), rest.map(optionRow)) : null);
+    first ? optionRow(first) : h("p", { class: "muted small" }, t("This game has no options.")),
+    rest.length ? h("details", {}, h("summary", {}, t("More options ({count})", { count: rest.length })), rest.map(optionRow)) : null);
   refillSuggestions();  // now that the player count is on the page
   updateRated();
   requestSeats();
@@ -445,24 +451,24 @@ async function loadTables() {
   try {
     const tables = await api("/api/tables");
     if (!tables.length) {
-      replaceChildren($("tables"), h("p", { class: "muted" }, "No tables yet. Create one above."));
+      replaceChildren($("tables"), h("p", { class: "muted" }, t("No tables yet. Create one above.")));
       return;
     }
     replaceChildren($("tables"), h("table", { class: "plain" },
-      h("thead", {}, h("tr", {}, h("th", {}, "Code"), h("th", {}, "Game"), h("th", {}, "Players"), h("th", {}, "Status"),
-        h("th", {}, h("span", { class: "visually-hidden" }, "Join or watch")))),
-      h("tbody", {}, tables.map((t) => {
-        const open = t.status === "open" && t.seats.some((s) => !s.taken);
+      h("thead", {}, h("tr", {}, h("th", {}, t("Code")), h("th", {}, t("Game")), h("th", {}, t("Players")), h("th", {}, t("Status")),
+        h("th", {}, h("span", { class: "visually-hidden" }, t("Join or watch"))))),
+      h("tbody", {}, tables.map((tb) => {
+        const open = tb.status === "open" && tb.seats.some((s) => !s.taken);
         return h("tr", {},
-          h("td", {}, t.code), h("td", {}, t.title,
-            t.rated ? h("span", { class: "badge rated-tag" }, "Rated",
-              t.pool_label ? [" · ", h("span", { class: "nowrap" }, t.pool_label)] : null) : null),
-          h("td", {}, t.seats.map((s) => s.name).join(", ")),
-          h("td", {}, open ? "waiting for players" : "playing", t.hints ? h("span", { class: "hints-tag" }, " · hints on") : null),
-          h("td", {}, h("a", { class: "button secondary", href: `/t/${t.code}` }, open ? "Join" : "Watch")));
+          h("td", {}, tb.code), h("td", {}, tb.title,
+            tb.rated ? h("span", { class: "badge rated-tag" }, t("Rated"),
+              tb.pool_label ? [" · ", h("span", { class: "nowrap" }, poolWords(tb.pool_label))] : null) : null),
+          h("td", {}, formatList(tb.seats.map((s) => playerWord(s.name)), "unit")),
+          h("td", {}, open ? t("waiting for players") : t("playing"), tb.hints ? h("span", { class: "hints-tag" }, " · ", t("hints on")) : null),
+          h("td", {}, h("a", { class: "button secondary", href: `/t/${tb.code}` }, open ? t("Join") : t("Watch"))));
       }))));
   } catch (err) {
-    replaceChildren($("tables"), h("p", { class: "muted" }, `Could not load tables: ${err.message}`));
+    replaceChildren($("tables"), h("p", { class: "muted" }, t("Could not load tables: {error}", { error: err.message })));
   }
 }
 
@@ -514,7 +520,7 @@ async function start() {
   });
   updateCreate();
   const gamesRequest = api("/api/games");
-  startQuick(gamesRequest, who).catch((err) => { notice(`Play now could not start: ${err.message}`); });
+  startQuick(gamesRequest, who).catch((err) => { notice(t("Play now could not start: {error}", { error: err.message })); });
   games = await gamesRequest;
   gamesLoaded = true;
   replaceChildren($("game"), games.map((g) => h("option", { value: g.name }, g.title)));
@@ -548,6 +554,6 @@ async function start() {
 }
 
 start().catch((err) => {
-  notice(`The lobby could not start: ${err.message}`);
-  $("create-why").textContent = "The lobby could not start; reload the page to try again.";
+  notice(t("The lobby could not start: {error}", { error: err.message }));
+  $("create-why").textContent = t("The lobby could not start; reload the page to try again.");
 });

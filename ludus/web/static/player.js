@@ -1,7 +1,8 @@
 // A player's public page (/players/NAME for an account, /bots/KIND for a bot): each rating with
 // its history, drawn as a small chart (the rating after each rated game and a band for its
 // uncertainty), and the same history as a table of games with links to their replays.
-import { accountLink, api, gamesText, h, PROVISIONAL_WHY, ratingNodes, replaceChildren, svg } from "/static/common.js";
+import { accountLink, api, formatNumber, gamesText, h, lang, playerWord, poolWords, PROVISIONAL_WHY, ratingNodes, replaceChildren, svg, t,
+  tf } from "/static/common.js";
 
 accountLink();  // the header names the logged-in account
 
@@ -19,21 +20,23 @@ function notice(text) {
 
 function day(iso) {
   const at = new Date(iso);
-  return Number.isNaN(at.getTime()) ? "" : at.toLocaleDateString(undefined, { dateStyle: "medium" });
+  return Number.isNaN(at.getTime()) ? "" : at.toLocaleDateString(lang === "en" ? undefined : lang, { dateStyle: "medium" });
 }
 
 function time(iso) {
   const at = new Date(iso);
-  return Number.isNaN(at.getTime()) ? "" : at.toLocaleTimeString(undefined, { timeStyle: "short" });
+  return Number.isNaN(at.getTime()) ? "" : at.toLocaleTimeString(lang === "en" ? undefined : lang, { timeStyle: "short" });
 }
 
 function ordinal(n) {
+  // TRANSLATORS: a place in a game's result ("1st"); English writes its own endings
+  if (lang !== "en") return t("{number}th", { number: n });
   const tail = n % 100 >= 11 && n % 100 <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th");
   return `${n}${tail}`;
 }
 
 function placeText(row) {
-  return row.players ? `${ordinal(row.place)} of ${row.players}` : ordinal(row.place);
+  return row.players ? t("{place} of {players}", { place: ordinal(row.place), players: row.players }) : ordinal(row.place);
 }
 
 // ---------------------------------------------------------------- the chart
@@ -50,10 +53,11 @@ function niceStep(span) {
 function chartLabel(person, r) {
   const ratings = r.history.map((p) => p.rating);
   const last = r.history[r.history.length - 1];
-  if (!last) return `Rating history of ${person} in ${r.title}, ${r.label}: no rated games yet.`;
-  return `Rating history of ${person} in ${r.title}, ${r.label}: from ${START.rating} ± ${START.deviation} at the start ` +
-    `to ${last.rating} ± ${last.deviation} after ${gamesText(r.history.length)}; ` +
-    `highest ${Math.max(...ratings)}, lowest ${Math.min(...ratings)}.`;
+  const where = { person, game: r.title, pool: poolWords(r.label) };
+  if (!last) return t("Rating history of {person} in {game}, {pool}: no rated games yet.", where);
+  return t("Rating history of {person} in {game}, {pool}: from {start} ± {startDeviation} at the start to {rating} ± {deviation} after {games}; highest {highest}, lowest {lowest}.",
+    { ...where, start: START.rating, startDeviation: START.deviation, rating: last.rating, deviation: last.deviation,
+      games: gamesText(r.history.length), highest: Math.max(...ratings), lowest: Math.min(...ratings) });
 }
 
 function drawChart(box, person, r) {
@@ -80,7 +84,7 @@ function drawChart(box, person, r) {
   for (let v = Math.ceil(low / step) * step; v <= high; v += step) {
     chart.append(svg("line", { x1: LEFT, x2: W - RIGHT, y1: fy(v), y2: fy(v), class: v === START.rating ? "grid start" : "grid" }));
     const tick = svg("text", { x: LEFT - 6, y: (y(v) + 4).toFixed(1), class: "axis", "text-anchor": "end" });
-    tick.textContent = String(Math.round(v));
+    tick.textContent = formatNumber(Math.round(v));
     chart.append(tick);
   }
   // the band: rating + deviation along the top, back along rating - deviation
@@ -95,16 +99,16 @@ function drawChart(box, person, r) {
   for (let i = every; i < n; i += every) if (n - i >= every / 2) xTicks.push(i);
   if (n) xTicks.push(n);
   for (const i of xTicks) {
-    const t = svg("text", { x: fx(i), y: H - BOTTOM + 15, class: "axis", "text-anchor": i === 0 ? "start" : i === n ? "end" : "middle" });
-    t.textContent = i === 0 ? "start" : String(i);
-    chart.append(t);
+    const tick = svg("text", { x: fx(i), y: H - BOTTOM + 15, class: "axis", "text-anchor": i === 0 ? "start" : i === n ? "end" : "middle" });
+    tick.textContent = i === 0 ? t("start") : formatNumber(i);
+    chart.append(tick);
   }
   const xName = svg("text", { x: ((LEFT + W - RIGHT) / 2).toFixed(1), y: H - 4, class: "axis axis-name", "text-anchor": "middle" });
-  xName.textContent = "rated games played";
+  xName.textContent = t("rated games played");
   chart.append(xName);
   const yName = svg("text", { x: 10, y: ((TOP + H - BOTTOM) / 2).toFixed(1), class: "axis axis-name", "text-anchor": "middle",
     transform: `rotate(-90 10 ${((TOP + H - BOTTOM) / 2).toFixed(1)})` });
-  yName.textContent = "rating";
+  yName.textContent = t("rating");
   chart.append(yName);
   replaceChildren(box, chart);
 }
@@ -113,29 +117,30 @@ function drawChart(box, person, r) {
 function historyTable(r) {
   const rows = r.history.map((row, i) => ({ row, n: i + 1 })).reverse();  // newest first
   return h("details", { class: "rating-history" },
-    h("summary", {}, `Rated games (${r.history.length})`),
+    h("summary", {}, t("Rated games ({count})", { count: r.history.length })),
     h("table", { class: "plain history" },
-      h("caption", { class: "small muted" }, "Newest first; the rating is the one after that game."),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "n" }, "#"), h("th", { scope: "col" }, "When"),
-        h("th", { scope: "col" }, "Table"), h("th", { scope: "col" }, "Place"), h("th", { scope: "col" }, "Rating after"))),
+      h("caption", { class: "small muted" }, t("Newest first; the rating is the one after that game.")),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "n" }, "#"), h("th", { scope: "col" }, t("When")),
+        h("th", { scope: "col" }, t("Table")), h("th", { scope: "col" }, t("Place")), h("th", { scope: "col" }, t("Rating after")))),
       h("tbody", {}, rows.map(({ row, n }) => h("tr", { "data-table": row.table },
-        h("td", { class: "n" }, String(n)),
+        h("td", { class: "n" }, formatNumber(n)),
         h("td", {}, day(row.at), h("span", { class: "small muted when-time" }, ` ${time(row.at)}`)),
-        h("td", {}, h("a", { href: `/t/${encodeURIComponent(row.table)}/replay`, "aria-label": `Replay of table ${row.table}` }, row.table)),
+        h("td", {}, h("a", { href: `/t/${encodeURIComponent(row.table)}/replay`, "aria-label": t("Replay of table {code}", { code: row.table }) },
+          row.table)),
         h("td", { class: "place" }, placeText(row), row.place === 1
-          ? h("span", { class: "won", title: "among the winners" }, h("span", { "aria-hidden": "true" }, " ★"),
-            h("span", { class: "visually-hidden" }, " (won)")) : null),
-        h("td", { class: "rating" }, `${row.rating} ± ${row.deviation}`))))));
+          ? h("span", { class: "won", title: t("among the winners") }, h("span", { "aria-hidden": "true" }, " ★"),
+            h("span", { class: "visually-hidden" }, " ", t("(won)"))) : null),
+        h("td", { class: "rating" }, `${formatNumber(row.rating)} ± ${formatNumber(row.deviation)}`))))));
 }
 
 function ratingBlock(person, r, i) {
   const id = `rating-${i}`;
   const chart = h("div", { class: "chart-box", "data-chart": String(i) });
   const block = h("section", { class: "rating-block", id, "data-game": r.game, "data-pool": r.pool, "aria-labelledby": `${id}-title` },
-    h("h3", { id: `${id}-title` }, h("a", { href: `/ratings?game=${encodeURIComponent(r.game)}` }, r.title), ` · ${r.label}`),
+    h("h3", { id: `${id}-title` }, h("a", { href: `/ratings?game=${encodeURIComponent(r.game)}` }, r.title), ` · ${poolWords(r.label)}`),
     h("p", { class: "rating-now" }, ratingNodes(r), h("span", { class: "muted small" }, ` · ${gamesText(r.games)}`)),
-    r.provisional ? h("p", { class: "small muted" }, `Provisional: ${PROVISIONAL_WHY}.`) : null,
-    r.history.length ? chart : h("p", { class: "muted" }, "No rated games yet."),
+    r.provisional ? h("p", { class: "small muted" }, t("Provisional: {why}.", { why: PROVISIONAL_WHY })) : null,
+    r.history.length ? chart : h("p", { class: "muted" }, t("No rated games yet.")),
     r.history.length ? historyTable(r) : null);
   return block;
 }
@@ -149,7 +154,7 @@ function drawCharts() {
 
 async function start() {
   if (!name || (section !== "players" && section !== "bots")) {
-    notice("No player in the address.");
+    notice(t("No player in the address."));
     return;
   }
   let player;
@@ -159,20 +164,21 @@ async function start() {
     $("player-name").textContent = name;
     $("player-since").textContent = "";
     notice(err.status === 404
-      ? (isBot ? `There is no bot “${name}” with ratings here.` : `There is no player named “${name}” here.`)
-      : `Could not load this player: ${err.message}`);
+      ? (isBot ? t("There is no bot “{name}” with ratings here.", { name }) : t("There is no player named “{name}” here.", { name }))
+      : t("Could not load this player: {error}", { error: err.message }));
     return;
   }
-  document.title = `${player.name} — Ludus ratings`;
-  replaceChildren($("player-name"), player.name, player.kind === "bot" && !/\bbot\b/i.test(player.name)
-    ? h("span", { class: "badge bot-badge" }, "bot") : null);
+  document.title = t("{name} — Ludus ratings", { name: playerWord(player.name) });
+  replaceChildren($("player-name"), playerWord(player.name), player.kind === "bot" && !/\bbot\b/i.test(player.name)
+    ? h("span", { class: "badge bot-badge" }, t("bot")) : null);
   $("player-since").textContent = player.kind === "bot"
-    ? "A bot of this server. Its ratings are public, so players can see how strong each level is."
-    : player.since ? `Playing here since ${day(player.since)}.` : "";
+    ? t("A bot of this server. Its ratings are public, so players can see how strong each level is.")
+    : player.since ? t("Playing here since {date}.", { date: day(player.since) }) : "";
   shownRatings = player.ratings || [];
   if (!shownRatings.length) {
+    const link = h("a", { href: "/" }, t("Play a rated game from the lobby"));
     replaceChildren($("ratings"), h("section", { class: "rating-block" }, h("p", { class: "muted" },
-      `${player.name} has no rated games yet. `, h("a", { href: "/" }, "Play a rated game from the lobby"), ".")));
+      tf("{name} has no rated games yet. {link}.", { name: playerWord(player.name), link }))));
     return;
   }
   replaceChildren($("ratings"), shownRatings.map((r, i) => ratingBlock(player.name, r, i)));
@@ -187,4 +193,4 @@ async function start() {
   });
 }
 
-start().catch((err) => notice(`This page could not start: ${err.message}`));
+start().catch((err) => notice(t("This page could not start: {error}", { error: err.message })));

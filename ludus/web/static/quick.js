@@ -5,7 +5,7 @@
 // page stops asking for 30 s) and goes to the table once it is matched. The request is kept in
 // sessionStorage, so a reload finds its place again, and a pool emptied by a server restart is
 // joined again by itself.
-import { ApiError, api, h, replaceChildren, saveName, savedName, useAccountName } from "/static/common.js";
+import { ApiError, api, formatNumber, h, poolWords, replaceChildren, saveName, savedName, t, tf, tn, useAccountName } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
 const STORE = "ludus-quick";        // sessionStorage: the request this tab is waiting with
@@ -39,16 +39,18 @@ function remember(request) {
 function forget() { try { sessionStorage.removeItem(STORE); } catch (_) { /* nothing kept */ } }
 
 // ---------------------------------------------------------------- words
-function plural(n, one, many) { return `${n} ${n === 1 ? one : many}`; }
+function players(n) { return tn("{count} player", "{count} players", n, { count: n }); }
 
 function duration(seconds) {
   const s = Math.max(0, Math.floor(seconds));
-  if (s < 60) return `${s} s`;
-  return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, "0")} s`;
+  if (s < 60) return t("{seconds} s", { seconds: s });
+  return t("{minutes} min {seconds} s", { minutes: Math.floor(s / 60), seconds: String(s % 60).padStart(2, "0") })
+    .replace(/\d/g, (d) => formatNumber(Number(d)));
 }
 
 function what(answer) {
-  return `${answer.title}, ${plural(answer.players, "player", "players")}${answer.rated ? ", rated" : ""}`;
+  return answer.rated ? t("{game}, {players}, rated", { game: answer.title, players: players(answer.players) })
+    : t("{game}, {players}", { game: answer.title, players: players(answer.players) });
 }
 
 function showError(message, link) {
@@ -64,12 +66,14 @@ function announce(text) { $("quick-status").textContent = text; }
 // The sentence for a refusal; the server's own sentence when the page has none better.
 function refusal(err) {
   if (!(err instanceof ApiError) || !err.status) {
-    return { message: "Could not reach the server. Check your connection and try again." };
+    return { message: t("Could not reach the server. Check your connection and try again.") };
   }
-  if (err.code === "bad_name") return { message: `Your name: ${err.message}` };
-  if (err.code === "bad_wait") return { message: `Choose a wait from ${MIN_WAIT} to ${MAX_WAIT} seconds before bots fill the seats` };
+  if (err.code === "bad_name") return { message: t("Your name: {problem}", { problem: err.message }) };
+  if (err.code === "bad_wait") {
+    return { message: t("Choose a wait from {min} to {max} seconds before bots fill the seats", { min: MIN_WAIT, max: MAX_WAIT }) };
+  }
   if (err.code === "not_logged_in") {
-    return { message: "Rated games are for players with an account", link: { href: "/me", text: "Log in or create one." } };
+    return { message: t("Rated games are for players with an account"), link: { href: "/me", text: t("Log in or create one.") } };
   }
   return { message: err.message };
 }
@@ -122,7 +126,7 @@ function fillCounts(wanted) {
     updateForm();
     return;
   }
-  replaceChildren(select, list.map((n) => h("option", { value: n }, plural(n, "player", "players"))));
+  replaceChildren(select, list.map((n) => h("option", { value: n }, players(n))));
   const option = game && game.options.find((o) => o.name === "players");
   const pick = [previous, option && option.default].find((n) => list.includes(n)) ?? list[0];
   if (pick !== undefined) select.value = String(pick);
@@ -137,14 +141,14 @@ function updateForm() {
   $("quick-rated").disabled = !account || !pool;
   if (!account || !pool) $("quick-rated").checked = false;
   $("quick-rated-login").classList.toggle("hidden", !!account);
-  $("quick-rated-pool").textContent = pool ? ` of games with ${pool.label}` : "";
+  $("quick-rated-pool").textContent = pool ? t(" of games with {pool}", { pool: poolWords(pool.label) }) : "";
   $("quick-wait").disabled = !$("quick-bots").checked;
   let why = "";
-  if (!gamesLoaded) why = "Loading games…";
-  else if (!games.length) why = "No games are installed on this server.";
-  else if (!game) why = "Choose a game.";
-  else if (counts(game) === null) why = "Loading…";
-  else if (!n) why = `${game.title} has no game for two or more players here.`;
+  if (!gamesLoaded) why = t("Loading games…");
+  else if (!games.length) why = t("No games are installed on this server.");
+  else if (!game) why = t("Choose a game.");
+  else if (counts(game) === null) why = t("Loading…");
+  else if (!n) why = t("{game} has no game for two or more players here.", { game: game.title });
   $("quick-play").disabled = !!why || busy;
   $("quick-why").textContent = why;
 }
@@ -160,7 +164,7 @@ function readRequest() {
   if (!game || !players) return null;
   if (!name) {
     $("quick-name").setAttribute("aria-invalid", "true");
-    showError("Type your name first: the other players see it");
+    showError(t("Type your name first: the other players see it"));
     $("quick-name").focus();
     return null;
   }
@@ -169,7 +173,8 @@ function readRequest() {
     botsAfter = Number(wait.value);
     if (wait.value.trim() === "" || !Number.isInteger(botsAfter) || botsAfter < MIN_WAIT || botsAfter > MAX_WAIT) {
       wait.setAttribute("aria-invalid", "true");
-      showError(`Choose a wait from ${MIN_WAIT} to ${MAX_WAIT} seconds before bots fill the seats, or untick the bots for people only`);
+      showError(t("Choose a wait from {min} to {max} seconds before bots fill the seats, or untick the bots for people only",
+        { min: MIN_WAIT, max: MAX_WAIT }));
       wait.focus();
       return null;
     }
@@ -212,14 +217,19 @@ function drawWaiting() {
   shown.textContent = duration(waited);
   shown.dataset.seconds = String(Math.floor(waited));
   const others = Math.max(0, waiting.waiting - 1);
-  $("quick-count").textContent = `${plural(waiting.waiting, "player", "players")} of ${waiting.players} `
-    + `(you${others ? ` and ${plural(others, "other", "others")}` : ""})`;
+  const count = { waiting: players(waiting.waiting), seats: waiting.players };
+  $("quick-count").textContent = others
+    ? tn("{waiting} of {seats} (you and {count} other)", "{waiting} of {seats} (you and {count} others)", others,
+      { ...count, count: others })
+    : t("{waiting} of {seats} (you)", count);
   let bots;
-  if (waiting.bots_after === null) bots = `People only: the game starts when ${waiting.players} players are here.`;
-  else if (waiting.waited >= waiting.bots_after || waited >= waiting.bots_after) bots = "Bots are taking the empty seats…";
+  if (waiting.bots_after === null) {
+    bots = tn("People only: the game starts when {count} player is here.", "People only: the game starts when {count} players are here.",
+      waiting.players, { count: waiting.players });
+  } else if (waiting.waited >= waiting.bots_after || waited >= waiting.bots_after) bots = t("Bots are taking the empty seats…");
   else {
-    bots = `After ${duration(waiting.bots_after)}, bots fill the empty seats `
-      + `(in ${duration(Math.ceil(waiting.bots_after - waited))}).`;
+    bots = t("After {wait}, bots fill the empty seats (in {left}).",
+      { wait: duration(waiting.bots_after), left: duration(Math.ceil(waiting.bots_after - waited)) });
   }
   $("quick-bots-line").textContent = bots;
 }
@@ -231,11 +241,13 @@ function showWaiting(answer, focus) {
   answeredAt = performance.now();
   $("quick-form").classList.add("hidden");
   $("quick-waiting").classList.remove("hidden");
-  $("quick-waiting-title").textContent = `Looking for a table: ${what(answer)}`;
+  $("quick-waiting-title").textContent = t("Looking for a table: {what}", { what: what(answer) });
   drawWaiting();
   if (!tickTimer) tickTimer = setInterval(drawWaiting, 1000);
-  if (first) announce(`Waiting for players: ${what(answer)}.`);
-  else if (before !== answer.waiting) announce(`${plural(answer.waiting, "player", "players")} of ${answer.players} waiting.`);
+  if (first) announce(t("Waiting for players: {what}.", { what: what(answer) }));
+  else if (before !== answer.waiting) {
+    announce(t("{waiting} of {seats} waiting.", { waiting: players(answer.waiting), seats: answer.players }));
+  }
   if (focus) $("quick-waiting-title").focus();
 }
 
@@ -267,9 +279,9 @@ function schedulePoll() {
 function goTo(table) {
   stopTimers();
   forget();
-  announce("Your table is ready: going there now.");
-  $("quick-waiting-title").textContent = "Your table is ready";
-  replaceChildren($("quick-bots-line"), "Going to table ", h("a", { href: `/t/${table}` }, table), "…");
+  announce(t("Your table is ready: going there now."));
+  $("quick-waiting-title").textContent = t("Your table is ready");
+  replaceChildren($("quick-bots-line"), tf("Going to table {table}…", { table: h("a", { href: `/t/${table}` }, table) }));
   location.assign(`/t/${encodeURIComponent(table)}`);
 }
 
@@ -296,7 +308,7 @@ async function poll() {
     answer = await api("/api/quick");
   } catch (_) {
     lostContact = true;
-    showError("Lost contact with the server; still trying…");
+    showError(t("Lost contact with the server; still trying…"));
     schedulePoll();
     return;
   }
@@ -322,7 +334,7 @@ async function join(request, byHand) {
     if (!byHand && !(err instanceof ApiError && err.status && err.status < 500)) {
       stopTimers();
       lostContact = true;
-      showError("Lost contact with the server; still trying…");
+      showError(t("Lost contact with the server; still trying…"));
       setTimeout(() => resume(true), POLL_MS);
       return;
     }
@@ -346,8 +358,8 @@ async function leave() {
   try { await api("/api/quick/leave", {}); } catch (_) { failed = true; }
   button.disabled = false;
   showForm();
-  showError(failed ? "Could not reach the server; you leave the line within 30 seconds anyway" : "");
-  announce("You left the line.");
+  showError(failed ? t("Could not reach the server; you leave the line within {seconds} seconds anyway", { seconds: IDLE_S }) : "");
+  announce(t("You left the line."));
   $("quick-play").focus();
 }
 
@@ -391,7 +403,7 @@ async function resume(retrying) {
   } catch (_) {
     if (saved) {  // the server is away (restarting?): keep the request and try again
       lostContact = true;
-      showError("Lost contact with the server; still trying…");
+      showError(t("Lost contact with the server; still trying…"));
       setTimeout(() => resume(true), POLL_MS);
     }
     return;
@@ -427,7 +439,7 @@ export async function startQuick(gamesRequest, accountRequest) {
   });
   $("quick-leave").addEventListener("click", leave);
   window.addEventListener("storage", (event) => {  // another tab of this browser left the line: so does this one
-    if (event.key === LEFT && waiting) { stopTimers(); forget(); showForm(); announce("You left the line in another tab."); }
+    if (event.key === LEFT && waiting) { stopTimers(); forget(); showForm(); announce(t("You left the line in another tab.")); }
   });
   leaveOnLinks();
   accountRequest.then((who) => {
@@ -455,6 +467,6 @@ if (typeof document === "undefined" && typeof self !== "undefined" && typeof sel
 
 // Matched earlier (this tab went there already, or another browser of the same account did).
 function showLastTable(answer) {
-  replaceChildren($("quick-last"), `Your last Play now table (${what(answer)}): `,
-    h("a", { href: `/t/${answer.table}` }, `table ${answer.table}`), ".");
+  const link = h("a", { href: `/t/${answer.table}` }, t("table {code}", { code: answer.table }));
+  replaceChildren($("quick-last"), tf("Your last Play now table ({what}): {link}.", { what: what(answer), link }));
 }

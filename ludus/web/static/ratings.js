@@ -1,6 +1,7 @@
 // The leaderboards: one rated game at a time (chosen in the address, ?game=NAME), one table per
 // pool of player counts. Ranked players come first, by rating; provisional ones follow, unranked.
-import { accountLink, api, ApiError, h, PROVISIONAL_GAMES, PROVISIONAL_WHY, ratingNodes, replaceChildren } from "/static/common.js";
+import { accountLink, api, ApiError, formatNumber, h, lang, playerWord, poolWords, PROVISIONAL_GAMES, PROVISIONAL_WHY, ratingNodes, replaceChildren, t, tf,
+  tn } from "/static/common.js";
 
 accountLink();  // the header names the logged-in account
 
@@ -34,13 +35,25 @@ function drawTabs(name) {
 
 function playerRow(entry) {
   return h("tr", { class: entry.provisional ? "provisional" : "", "data-kind": entry.kind },
-    h("td", { class: "rank" }, entry.rank !== null && entry.rank !== undefined ? String(entry.rank)
-      : h("span", { title: "no rank yet (provisional)" }, h("span", { "aria-hidden": "true" }, "–"),
-        h("span", { class: "visually-hidden" }, "no rank yet"))),
-    h("th", { scope: "row", class: "who" }, h("a", { href: entry.href }, entry.name),
-      entry.kind === "bot" && !/\bbot\b/i.test(entry.name) ? h("span", { class: "badge bot-badge" }, "bot") : null),
+    h("td", { class: "rank" }, entry.rank !== null && entry.rank !== undefined ? formatNumber(entry.rank)
+      : h("span", { title: t("no rank yet (provisional)") }, h("span", { "aria-hidden": "true" }, "–"),
+        h("span", { class: "visually-hidden" }, t("no rank yet")))),
+    h("th", { scope: "row", class: "who" }, h("a", { href: entry.href }, playerWord(entry.name)),
+      entry.kind === "bot" && !/\bbot\b/i.test(entry.name) ? h("span", { class: "badge bot-badge" }, t("bot")) : null),
     h("td", { class: "rating" }, ratingNodes(entry)),
-    h("td", { class: "games-count" }, String(entry.games)));
+    h("td", { class: "games-count" }, formatNumber(entry.games)));
+}
+
+// The game's title as /api/games gives it (in the reader's language), else the leaderboard's own.
+function gameTitle(board) {
+  const game = rated.find((g) => g.name === board.game);
+  return game ? game.title : board.title;
+}
+
+// A note of the game's own (English) in a page of another language: marked as English.
+function englishNote(note) {
+  if (!note) return null;
+  return lang === "en" ? note : h("span", { lang: "en", dir: "ltr", class: "own-note" }, note);
 }
 
 function poolTable(board, pool) {
@@ -49,23 +62,25 @@ function poolTable(board, pool) {
   const provisional = pool.players.filter((p) => p.provisional);
   const body = [];
   if (!pool.players.length) {
-    body.push(h("p", { class: "muted empty-pool" }, `Nobody has played a rated game of ${board.title} for ${pool.label} yet. `,
-      h("a", { href: "/" }, "Play one from the lobby"), ": tick “Rated game” when you create the table."));
+    const lobby = h("a", { href: "/" }, t("Play one from the lobby"));
+    body.push(h("p", { class: "muted empty-pool" }, tf("Nobody has played a rated game of {game} for {pool} yet. {link}: tick “Rated game” when you create the table.",
+      { game: gameTitle(board), pool: poolWords(pool.label), link: lobby })));
   } else {
     const rows = ranked.map(playerRow);
     if (provisional.length) {
       rows.push(h("tr", { class: "group" }, h("th", { colspan: 4, scope: "colgroup" },
-        ranked.length ? "Provisional (not ranked yet): " : "Everyone is provisional so far: ",
-        h("span", { class: "small" }, `fewer than ${PROVISIONAL_GAMES} rated games`))));
+        ranked.length ? t("Provisional (not ranked yet):") : t("Everyone is provisional so far:"), " ",
+        h("span", { class: "small" }, tn("fewer than {count} rated game", "fewer than {count} rated games", PROVISIONAL_GAMES,
+          { count: PROVISIONAL_GAMES })))));
       rows.push(...provisional.map(playerRow));
     }
     body.push(h("table", { class: "plain leaderboard", "aria-labelledby": `${id}-title` },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "rank-col" }, "Rank"), h("th", { scope: "col" }, "Player"),
-        h("th", { scope: "col", class: "rating-col" }, "Rating ± uncertainty"), h("th", { scope: "col", class: "games-col" }, "Games"))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "rank-col" }, t("Rank")), h("th", { scope: "col" }, t("Player")),
+        h("th", { scope: "col", class: "rating-col" }, t("Rating ± uncertainty")), h("th", { scope: "col", class: "games-col" }, t("Games")))),
       h("tbody", {}, rows)));
   }
   return h("section", { class: "pool", id, "data-pool": pool.pool, "aria-labelledby": `${id}-title` },
-    h("h3", { id: `${id}-title` }, `${board.title}: ${pool.label}`), body);
+    h("h3", { id: `${id}-title` }, t("{game}: {pool}", { game: gameTitle(board), pool: poolWords(pool.label) })), body);
 }
 
 async function show() {
@@ -75,28 +90,28 @@ async function show() {
   drawTabs(name);
   const game = rated.find((g) => g.name === name);
   if (!game) {
-    document.title = "Ratings — Ludus";
+    document.title = t("Ratings — Ludus");
     $("game-note").textContent = "";
     replaceChildren($("pools"), h("p", { class: "muted" }, rated.length
-      ? `There are no ratings for “${name}”: choose one of the games above.` : "No game on this server is rated."));
+      ? t("There are no ratings for “{game}”: choose one of the games above.", { game: name }) : t("No game on this server is rated.")));
     return;
   }
-  document.title = `${game.title} ratings — Ludus`;
+  document.title = t("{game} ratings — Ludus", { game: game.title });
   const choose = (game.rated.choose || []).map((o) => o.replace(/_/g, "-"));
-  $("game-note").textContent = [game.rated.note,
-    choose.length ? `A rated table may choose: ${choose.join(", ")}; every other option is the standard one.`
-      : "A rated table uses the standard options."].filter(Boolean).join(" ");
-  replaceChildren($("pools"), h("p", { class: "muted" }, "Loading…"));
+  replaceChildren($("game-note"), englishNote(game.rated.note), game.rated.note ? " " : null,
+    choose.length ? t("A rated table may choose: {options}; every other option is the standard one.", { options: choose.join(", ") })
+      : t("A rated table uses the standard options."));
+  replaceChildren($("pools"), h("p", { class: "muted" }, t("Loading…")));
   try {
     const board = await api(`/api/ratings/${encodeURIComponent(name)}`);
     if (number !== loading) return;
     $("pools").dataset.game = board.game;
     replaceChildren($("pools"), board.pools.map((pool) => poolTable(board, pool)),
-      h("p", { class: "small muted" }, h("span", { class: "badge provisional" }, "provisional"), `: ${PROVISIONAL_WHY}.`));
+      h("p", { class: "small muted" }, h("span", { class: "badge provisional" }, t("provisional")), t(": {why}.", { why: PROVISIONAL_WHY })));
   } catch (err) {
     if (number !== loading) return;
     replaceChildren($("pools"), h("p", { class: "muted" }, err instanceof ApiError && err.status === 404
-      ? `There are no ratings for ${game.title}.` : `Could not load the ratings: ${err.message}`));
+      ? t("There are no ratings for {game}.", { game: game.title }) : t("Could not load the ratings: {error}", { error: err.message })));
   }
 }
 
@@ -107,4 +122,4 @@ async function start() {
   await show();
 }
 
-start().catch((err) => notice(`The ratings could not be loaded: ${err.message}`));
+start().catch((err) => notice(t("The ratings could not be loaded: {error}", { error: err.message })));

@@ -1,7 +1,9 @@
 // A live table: joins or watches, keeps a WebSocket open (reconnecting by itself), and draws
 // each view the server sends. The server sends only what this seat may see; this page keeps
 // nothing else. The board itself is drawn by the game's page module.
-import { accountLink, api, gameModule, h, replaceChildren, savedName, saveName, useAccountName, withSeatNames } from "/static/common.js";
+import { accountLink, api, formatDecimal, formatList, formatNumber, botName, gameModule, h, playerWord, poolWords, replaceChildren, savedName, saveName, t, tf, useAccountName,
+  withSeatNames } from "/static/common.js";
+import { serverText } from "/static/errors.js";
 import { openRules as openRulesPanel } from "/static/rules.js";
 
 const signedIn = accountLink();  // the header names the account; a logged-in player joins under its name
@@ -28,13 +30,22 @@ function notice(text, kind) {
 }
 
 function seatName(i) {
-  if (i === -2) return "Contender";
-  if (i === -1) return "Chance";
+  if (i === -2) return t("Contender");
+  if (i === -1) return t("Chance");
   const names = (page.view && page.view.names) || (page.info && page.info.names) || [];
-  return names[i] || `Player ${i + 1}`;
+  return names[i] ? playerWord(names[i]) : t("Player {number}", { number: i + 1 });
 }
 
-function withNames(text) { return withSeatNames(text, (page.view && page.view.names) || []); }
+// A move's name: the game's page module may say it in the reader's language (moveLabel(move, ctx)),
+// else the server's label.
+function moveWords(move) {
+  if (page.mod && page.mod.moveLabel) {
+    try { return page.mod.moveLabel(move, ctx()) || move.label; } catch (err) { console.error(err); }
+  }
+  return move.label;
+}
+
+function withNames(text) { return withSeatNames(text, ((page.view && page.view.names) || []).map(playerWord)); }
 
 function ctx() {
   return { view: page.view, you: page.view ? page.view.you : null, names: (page.view || page.info).names, data: page.data,
@@ -45,23 +56,23 @@ function ctx() {
 // The Rules panel (rules.js) with this table's own options, explained.
 function openRules() {
   if (!page.info) return;
-  openRulesPanel({ game: page.info.game, title: page.info.title, options: page.info.options || {}, where: "at this table" });
+  openRulesPanel({ game: page.info.game, title: page.info.title, options: page.info.options || {}, where: t("at this table") });
 }
 
 // ---------------------------------------------------------------- joining
 async function start() {
-  if (!code) { notice("No table code in the address.", "error"); return; }
+  if (!code) { notice(t("No table code in the address."), "error"); return; }
   try {
     page.info = await api(`/api/tables/${encodeURIComponent(code)}`);
   } catch (err) {
-    notice(err.status === 404 ? `There is no table ${code}.` : err.message, "error");
+    notice(err.status === 404 ? t("There is no table {code}.", { code }) : serverText(err), "error");
     return;
   }
   const loaded = await gameModule(page.info.game);
   page.mod = loaded.mod.default;
   page.data = loaded.data;
   document.title = `${page.info.title} · ${code} — Ludus`;
-  $("title").textContent = `${page.info.title} · table ${code}`;
+  $("title").textContent = t("{game} · table {code}", { game: page.info.title, code });
   showRated(page.info);
   $("rules-button").addEventListener("click", openRules);
   $("rules-button").classList.remove("hidden");
@@ -85,9 +96,9 @@ async function start() {
 function showRated(info) {
   const tag = $("rated-tag");
   tag.classList.toggle("hidden", !info.rated);
-  const text = info.rated ? (info.pool_label ? `Rated · ${info.pool_label}` : "Rated") : "";
+  const text = info.rated ? (info.pool_label ? t("Rated · {pool}", { pool: poolWords(info.pool_label) }) : t("Rated")) : "";
   if (tag.textContent !== text) tag.textContent = text;
-  if (info.rated) tag.title = "The result counts for the players' ratings; standard rules, no hints.";
+  if (info.rated) tag.title = t("The result counts for the players' ratings; standard rules, no hints.");
 }
 
 function showJoin(free) {
@@ -95,7 +106,7 @@ function showJoin(free) {
   signedIn.then((account) => $("join-rated").classList.toggle("hidden", !(page.info.rated && !account)));
   $("join-name").value = savedName();
   signedIn.then((account) => useAccountName($("join-name"), account));
-  replaceChildren($("join-seat"), free.map((s) => h("option", { value: s.seat }, `Seat ${s.seat + 1}`)));
+  replaceChildren($("join-seat"), free.map((s) => h("option", { value: s.seat }, t("Seat {number}", { number: s.seat + 1 }))));
   $("join-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const name = $("join-name").value.trim();
@@ -106,9 +117,9 @@ function showJoin(free) {
       notice("");
       connect();
     } catch (err) {
-      notice(err.message, "error");
+      notice(serverText(err), "error");
       if (err.code === "account_needed") {
-        $("notice").append(h("br"), h("a", { href: "/me", id: "account-needed-link" }, "Log in or create an account"));
+        $("notice").append(h("br"), h("a", { href: "/me", id: "account-needed-link" }, t("Log in or create an account")));
       }
     }
   });
@@ -122,25 +133,25 @@ function connect() {
   const ws = new WebSocket(`${proto}//${location.host}/ws/tables/${code}`);
   page.ws = ws;
   if (page.hintId !== null) clearHint();  // its answer would have come on the old connection
-  $("conn").textContent = page.retry ? "reconnecting…" : "connecting…";
-  ws.addEventListener("open", () => { page.retry = 0; $("conn").textContent = "connected"; });
+  $("conn").textContent = page.retry ? t("reconnecting…") : t("connecting…");
+  ws.addEventListener("open", () => { page.retry = 0; $("conn").textContent = t("connected"); });
   ws.addEventListener("message", (event) => receive(JSON.parse(event.data)));
   ws.addEventListener("close", (event) => {
     if (page.ws !== ws) return;
     page.pending = null;
     if (event.code === 4404) {  // gone for good; an "expired" error sent just before says why
-      if (!$("notice").textContent) notice(`There is no table ${code}.`, "error");
+      if (!$("notice").textContent) notice(t("There is no table {code}.", { code }), "error");
       $("conn").textContent = "";
       return;
     }
-    $("conn").textContent = "connection lost — reconnecting…";
+    $("conn").textContent = t("connection lost — reconnecting…");
     const delay = Math.min(5000, 300 * 2 ** page.retry++);
     setTimeout(connect, delay);
   });
 }
 
 function send(msg) {
-  if (!page.ws || page.ws.readyState !== WebSocket.OPEN) { notice("Not connected yet; wait a moment.", "error"); return false; }
+  if (!page.ws || page.ws.readyState !== WebSocket.OPEN) { notice(t("Not connected yet; wait a moment."), "error"); return false; }
   page.ws.send(JSON.stringify(msg));
   return true;
 }
@@ -181,7 +192,7 @@ function receive(msg) {
       if (page.pendingAuto) page.autoSkip = page.autoKey;  // refused: leave this move to the player
       page.pending = null;
     }
-    notice(msg.message, "error");
+    notice(serverText(msg), "error");
     if (page.view) draw();
   }
 }
@@ -195,13 +206,18 @@ function renderSeats(info, view, toMove) {
     const you = view ? view.you === s.seat : info.you === s.seat;
     return h("li", { class: [toMove.includes(s.seat) ? "to-move" : "", you ? "you" : ""].join(" "),
       "aria-current": toMove.includes(s.seat) ? "true" : null },
-      s.name, you ? h("span", { class: "badge" }, "you") : null,
-      s.kind === "bot" ? h("span", { class: "badge" }, `bot: ${s.bot}`) : null,
-      s.away ? h("span", { class: "badge away" }, `bot playing (${s.away})`) : null,
-      s.kind === "human" && s.taken && !s.connected ? h("span", { class: "badge off" }, "offline") : null,
-      left !== undefined ? h("span", { class: "badge clock" }, `${Math.max(0, Math.ceil(left - elapsed))} s`) : null,
-      toMove.includes(s.seat) ? h("span", { class: "badge" }, "to move") : null);
+      playerWord(s.name), you ? h("span", { class: "badge" }, t("you")) : null,
+      s.kind === "bot" ? h("span", { class: "badge" }, t("bot: {level}", { level: botName(s.bot) })) : null,
+      s.away ? h("span", { class: "badge away" }, t("bot playing ({why})", { why: awayWords(s.away) })) : null,
+      s.kind === "human" && s.taken && !s.connected ? h("span", { class: "badge off" }, t("offline")) : null,
+      left !== undefined ? h("span", { class: "badge clock" }, t("{seconds} s", { seconds: Math.max(0, Math.ceil(left - elapsed)) })) : null,
+      toMove.includes(s.seat) ? h("span", { class: "badge" }, t("to move")) : null);
   }));
+}
+
+// Why a bot plays a seat (the server's word for it), in words.
+function awayWords(away) {
+  return { left: t("left"), timeout: t("timeout"), disconnected: t("disconnected") }[away] || away;
 }
 
 function draw() {
@@ -213,26 +229,27 @@ function draw() {
   showRated(info);
   renderSeats(info, view, view.to_move);
   let status;
-  if (info.status === "open") status = "Waiting for every seat to be taken…";
-  else if (view.terminal) status = "The game is over.";
-  else if (mine) status = "Your turn.";
-  else status = `Waiting for ${view.to_move.map(seatName).join(", ")}.`;
+  if (info.status === "open") status = t("Waiting for every seat to be taken…");
+  else if (view.terminal) status = t("The game is over.");
+  else if (mine) status = t("Your turn.");
+  else status = t("Waiting for {players}.", { players: formatList(view.to_move.map(seatName), "unit") });
   $("status").textContent = status;
-  document.title = `${mine ? "● Your turn — " : ""}${info.title} · ${code}`;
+  const title = (page.info && page.info.title) || info.title;  // the page's, in the reader's language
+  document.title = mine ? t("● Your turn — {game} · {code}", { game: title, code }) : `${title} · ${code}`;
   const away = you !== null ? info.seats[you].away : null;
   const banner = $("banner");
   if (away) {
     banner.classList.remove("hidden");
-    const why = { left: "you left", timeout: "your time ran out", disconnected: "you were disconnected" }[away] || away;
-    replaceChildren(banner, h("span", {}, `A bot is playing your seat (${why}). `),
-      h("button", { type: "button", id: "resume", onclick: () => send({ type: "resume", id: page.nextId++ }) }, "Take my seat back"));
+    const why = { left: t("you left"), timeout: t("your time ran out"), disconnected: t("you were disconnected") }[away] || away;
+    replaceChildren(banner, h("span", {}, t("A bot is playing your seat ({why}).", { why }), " "),
+      h("button", { type: "button", id: "resume", onclick: () => send({ type: "resume", id: page.nextId++ }) }, t("Take my seat back")));
   } else if (info.status === "open" && you !== null) {
     banner.classList.remove("hidden");
-    replaceChildren(banner, "Waiting for players. Share this link: ",
-      h("a", { href: location.href, id: "share-link" }, location.href), ` (or the code ${code}).`);
+    replaceChildren(banner, tf("Waiting for players. Share this link: {link} (or the code {code}).",
+      { link: h("a", { href: location.href, id: "share-link", dir: "ltr" }, location.href), code }));
   } else if (you === null && info.status !== "open") {
     banner.classList.remove("hidden");
-    banner.textContent = "You are watching: only public information is shown.";
+    banner.textContent = t("You are watching: only public information is shown.");
   } else banner.classList.add("hidden");
   const context = ctx();
   // Redraw the board and the moves only when something on them changed: views also come for
@@ -298,11 +315,11 @@ function askHint() {
   page.hintPlies = page.view.table.plies;
   const box = $("hint-box");
   box.setAttribute("aria-busy", "true");
-  replaceChildren(box, h("p", { class: "hint-busy" }, "The bot is thinking…"));
+  replaceChildren(box, h("p", { class: "hint-busy" }, t("The bot is thinking…")));
   $("hint-button").disabled = true;
 }
 
-function percent(x) { return `${Math.round(100 * x)}%`; }
+function percent(x) { return t("{percent}%", { percent: Math.round(100 * x) }); }
 
 function hintAnswer(msg) {
   if (msg.id !== page.hintId) return;  // an answer to a question this page no longer asks
@@ -310,25 +327,28 @@ function hintAnswer(msg) {
   box.removeAttribute("aria-busy");
   page.hintId = null;
   if (msg.type === "error") {
-    const text = msg.code === "hint_stale" ? "The position changed before the bot answered; ask again." : msg.message;
+    const text = msg.code === "hint_stale" ? t("The position changed before the bot answered; ask again.") : serverText(msg);
     replaceChildren(box, h("p", { class: "hint-error" }, text));
   } else if (!page.view || msg.plies !== page.view.table.plies) {
     replaceChildren(box);  // the position changed while it travelled
   } else {
     const [best, ...others] = msg.moves;
-    const what = msg.measure === "win chance" ? "estimated win chance" : "estimated share of the win (wins and score)";
-    const worth = (m) => (m.chance === null ? "" : `${percent(m.chance)}${m.error ? ` ± ${percent(m.error)}` : ""}`);
+    const what = msg.measure === "win chance" ? t("estimated win chance") : t("estimated share of the win (wins and score)");
+    const worth = (m) => (m.chance === null ? "" : m.error ? t("{value} ± {error}", { value: percent(m.chance), error: percent(m.error) })
+      : percent(m.chance));
+    const move = (m, kind) => h(kind === "best" ? "strong" : "span", { class: kind === "best" ? "hint-move" : "hint-other" },
+      withNames(moveWords(m)));
+    // TRANSLATORS: between the other moves the bot considered
+    const between = t("; ");
+    const nextBest = others.map((m, i) => [i ? between : "", tf("{move} ({value})", { move: move(m, "other"), value: worth(m) })]);
     replaceChildren(box,
       msg.forced
-        ? h("p", {}, "You have only one move: ", h("strong", { class: "hint-move" }, withNames(best.label)), ".")
-        : h("p", {}, "The bot would play ", h("strong", { class: "hint-move" }, withNames(best.label)),
-          `: ${what} ${worth(best)}.`),
-      others.length
-        ? h("p", {}, "Next best: ", others.map((m, i) => [i ? "; " : "", h("span", { class: "hint-other" }, withNames(m.label)),
-          ` (${worth(m)})`]))
-        : null,
+        ? h("p", {}, tf("You have only one move: {move}.", { move: move(best, "best") }))
+        : h("p", {}, tf("The bot would play {move}: {measure} {value}.", { move: move(best, "best"), measure: what, value: worth(best) })),
+      others.length ? h("p", {}, tf("Next best: {moves}", { moves: h("span", {}, nextBest) })) : null,
       msg.forced ? null : h("p", { class: "small muted" },
-        `From ${msg.samples} simulated games over ${msg.seconds.toFixed(1)} s, using only what you can see.`));
+        t("From {samples} simulated games over {seconds} s, using only what you can see.",
+          { samples: msg.samples, seconds: formatDecimal(msg.seconds, 1) })));
   }
   if (page.view) drawHints(page.view, page.view.you !== null && page.view.to_move.includes(page.view.you));
 }
@@ -362,11 +382,11 @@ function autoPlay(context) {
   page.autoTimer = null;
   page.autoKey = key;
   if (!move || key === page.autoSkip) return;
-  $("auto-note").textContent = `Your only move is “${move.label}”: playing it for you…`;
+  $("auto-note").textContent = t("Your only move is “{move}”: playing it for you…", { move: moveWords(move) });
   page.autoTimer = setTimeout(() => {
     page.autoTimer = null;
     if (page.autoKey !== key || page.pending !== null || !autoForcedOn()) return;
-    $("auto-note").textContent = `Played your only move for you: “${move.label}”.`;
+    $("auto-note").textContent = t("Played your only move for you: “{move}”.", { move: moveWords(move) });
     act(move.action, true);
   }, AUTO_DELAY_MS);
 }
@@ -375,9 +395,9 @@ function genericMoves(root, context) {
   const view = context.view;
   if (view.you === null || !view.legal.length) { replaceChildren(root); root.classList.add("hidden"); return; }
   root.classList.remove("hidden");
-  replaceChildren(root, h("h2", {}, "Your moves"), h("div", { class: "legal-list" },
+  replaceChildren(root, h("h2", {}, t("Your moves")), h("div", { class: "legal-list" },
     view.legal.map((m) => h("button", { type: "button", class: "move", disabled: context.pending,
-      onclick: () => act(m.action) }, m.label))));
+      onclick: () => act(m.action) }, moveWords(m)))));
 }
 
 // ---------------------------------------------------------------- the move log
@@ -404,7 +424,7 @@ function drawLog(context) {
     h("span", { class: "n", "aria-hidden": "true" }, ""),
     h("span", { class: "text" }, `${s.title} `,
       h("button", { type: "button", class: "secondary small-button", "data-summary": s.id,
-        "aria-label": `Show the summary: ${s.title}`, onclick: () => openSummary(s.id) }, "Show summary"))));
+        "aria-label": t("Show the summary: {title}", { title: s.title }), onclick: () => openSummary(s.id) }, t("Show summary")))));
   lines.push(...summaryLines(-1));
   page.history.forEach((entry, i) => {
     let line = page.mod.logLine ? page.mod.logLine(entry, context, i) : defaultLogLine(entry);
@@ -423,9 +443,9 @@ function drawLog(context) {
       if (numbered) moves += 1;
       const auto = entry[3] && entry[3].auto;
       lines.push(h("li", { class: numbered ? "move" : "note", value: Math.max(moves, 1), "data-entry": i },
-        h("span", { class: "n", "aria-hidden": numbered ? null : "true" }, numbered ? `${moves}.` : "·"),
+        h("span", { class: "n", "aria-hidden": numbered ? null : "true" }, numbered ? t("{number}.", { number: moves }) : "·"),
         h("span", { class: "text" }, line,
-          auto ? h("span", { class: "log-mark auto", "data-mark": "auto" }, "played automatically (forced)") : null,
+          auto ? h("span", { class: "log-mark auto", "data-mark": "auto" }, t("played automatically (forced)")) : null,
           marks.map((m) => h("span", { class: `log-mark ${m.kind || ""}`, "data-mark": m.kind || "note" }, withNames(m.label))))));
     }
     lines.push(...summaryLines(i));
@@ -444,8 +464,8 @@ function drawLog(context) {
 }
 
 function defaultLogLine([actor, action, label]) {
-  if (action === "hidden") return actor === -1 ? null : `${seatName(actor)} made a hidden move`;
-  return actor === -1 ? label : `${seatName(actor)}: ${label}`;
+  if (action === "hidden") return actor === -1 ? null : t("{player} made a hidden move", { player: seatName(actor) });
+  return actor === -1 ? label : t("{player}: {move}", { player: seatName(actor), move: label });
 }
 
 // ---------------------------------------------------------------- summaries
@@ -468,7 +488,7 @@ function collectSummaries(context) {
   if (page.mod.summaries) {
     try { list = page.mod.summaries(context) || []; } catch (err) { console.error(err); list = []; }
   }
-  if (context.view.terminal) list = list.concat([{ id: "game-over", title: "Game over: final standings" }]);
+  if (context.view.terminal) list = list.concat([{ id: "game-over", title: t("Game over: final standings") }]);
   const seen = dismissed();
   const fresh = [];
   for (const s of list) {
@@ -556,20 +576,21 @@ function drawGameOver(context) {
       if (i === 0 || r.score !== order[i - 1].score) place = i + 1;
       const won = winners.includes(r.seat);
       return h("tr", { class: [won ? "winner" : "", r.seat === view.you ? "you" : ""].join(" ") },
-        h("td", {}, `${place}.`),
-        h("th", { scope: "row" }, seatName(r.seat), r.seat === view.you ? h("span", { class: "badge" }, "you") : null),
-        h("td", {}, String(r.score)),
-        h("td", {}, won ? "★ winner" : ""));
+        h("td", {}, t("{number}.", { number: place })),
+        h("th", { scope: "row" }, seatName(r.seat), r.seat === view.you ? h("span", { class: "badge" }, t("you")) : null),
+        h("td", {}, formatNumber(r.score)),
+        h("td", {}, won ? t("★ winner") : ""));
     });
-    const said = winners.length === 0 ? "Nobody won this game."
-      : `${winners.length === 1 ? "Winner" : "Winners"}: ${winners.map(seatName).join(" and ")}.`;
+    const names = formatList(winners.map(seatName));
+    const said = winners.length === 0 ? t("Nobody won this game.")
+      : winners.length === 1 ? t("Winner: {names}.", { names }) : t("Winners: {names}.", { names });
     replaceChildren(box,
-      drawn ? own : h("h2", { id: "game-over-title" }, "Game over"),
-      h("p", { class: "leader", id: "winners" }, youWon ? `You won! ${said}` : said),
+      drawn ? own : h("h2", { id: "game-over-title" }, t("Game over")),
+      h("p", { class: "leader", id: "winners" }, youWon ? t("You won! {result}", { result: said }) : said),
       h("table", { class: "plain standings", id: "standings" },
-        h("caption", { class: "small muted" }, "Final standings"),
-        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Place"), h("th", { scope: "col" }, "Player"),
-          h("th", { scope: "col" }, "Score"), h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, "Result")))),
+        h("caption", { class: "small muted" }, t("Final standings")),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Place")), h("th", { scope: "col" }, t("Player")),
+          h("th", { scope: "col" }, t("Score")), h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, t("Result"))))),
         h("tbody", {}, rows)),
       actions);
   } else if (actions.parentElement !== box) box.append(actions);
@@ -579,14 +600,14 @@ async function rematch() {
   try {
     const table = await api(`/api/tables/${code}/rematch`, {});
     location.href = `/t/${table.code}`;
-  } catch (err) { notice(err.message, "error"); }
+  } catch (err) { notice(serverText(err), "error"); }
 }
 
 async function leave() {
   try {
     await api(`/api/tables/${code}/leave`, {});
     location.href = "/";
-  } catch (err) { notice(err.message, "error"); }
+  } catch (err) { notice(serverText(err), "error"); }
 }
 
-start().catch((err) => notice(`This page could not start: ${err.message}`, "error"));
+start().catch((err) => notice(t("This page could not start: {error}", { error: err.message }), "error"));

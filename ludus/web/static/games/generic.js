@@ -1,11 +1,11 @@
 // The page for a game that has none of its own: the observation as a readable list, and the
 // legal moves as buttons (drawn by table.js). Enough to play any game the server hosts.
-import { h, replaceChildren } from "/static/common.js";
+import { h, replaceChildren, t } from "/static/common.js";
 
 function value(v) {
   if (v === null || v === undefined) return h("span", { class: "muted" }, "—");
   if (Array.isArray(v)) {
-    if (!v.length) return h("span", { class: "muted" }, "none");
+    if (!v.length) return h("span", { class: "muted" }, t("none"));
     if (v.every((x) => typeof x !== "object" || x === null)) return v.map((x) => x ?? "—").join(", ");
     return h("ol", {}, v.map((x) => h("li", {}, value(x))));
   }
@@ -23,6 +23,6 @@ function observation(root, obs, title) {
 }
 
 export default {
-  board(root, ctx) { observation(root, ctx.view.observation, ctx.you === null ? "Table (public view)" : "Your view"); },
-  frame(root, obs) { observation(root, obs, "Table"); },
+  board(root, ctx) { observation(root, ctx.view.observation, ctx.you === null ? t("Table (public view)") : t("Your view")); },
+  frame(root, obs) { observation(root, obs, t("Table")); },
 };
