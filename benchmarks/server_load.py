@@ -326,14 +326,32 @@ COMMIT_SERIES = ("ludus_db_commit_seconds_count", "ludus_db_commit_seconds_sum",
 
 
 async def commit_counters(base: str) -> dict[str, float]:
-    """The server's commit counters from ``/metrics`` (one process's: in a group, whichever worker answers)."""
+    """The server's commit counters, and its move-time histogram's buckets (``move_le_SECONDS``),
+    from ``/metrics`` (one process's: in a group, whichever worker answers)."""
     async with httpx.AsyncClient(base_url=base, timeout=30) as c:
         text = (await c.get("/metrics")).text
-    out = {}
+    out: dict[str, float] = {}
     for line in text.splitlines():
-        name, _, value = line.partition(" ")
+        name, _, value = line.rpartition(" ")
         if name in COMMIT_SERIES:
             out[name] = float(value)
+        m = re.fullmatch(r'ludus_move_seconds_bucket\{game="[^"]*",le="([^"]+)"\}', name)
+        if m:
+            key = f"move_le_{m.group(1)}"
+            out[key] = out.get(key, 0.0) + float(value)
+    return out
+
+
+def server_move_quantiles(before: dict[str, float], after: dict[str, float]) -> dict[str, str]:
+    """Which bucket of the server's own move time (arrival to committed and announced) holds the
+    median and the 95th percentile of the play phase: where a round trip's time is spent."""
+    edges = sorted((float(k[8:]), k) for k in after if k.startswith("move_le_"))
+    counts = [(edge, after[k] - before.get(k, 0.0)) for edge, k in edges]
+    total = counts[-1][1] if counts else 0
+    out = {}
+    for label, q in (("p50", 0.5), ("p95", 0.95), ("p99", 0.99)):
+        edge = next((e for e, n in counts if total and n >= q * total), None)
+        out[label] = f"<= {edge * 1000:g} ms" if edge is not None and edge != float("inf") else "> 10 s"
     return out
 
 
@@ -487,7 +505,9 @@ async def _run_one(args: argparse.Namespace, root: Path, profile: str | None, sc
         for task in (sampler, killer):
             if task:
                 task.cancel()
-        commits = commit_figures(commits0, await commit_counters(base), play_s) if commits0 else None
+        commits1 = await commit_counters(base) if commits0 else {}
+        commits = commit_figures(commits0, commits1, play_s) if commits0 else None
+        server_moves = server_move_quantiles(commits0, commits1) if commits0 else None
         end_rss = meter.sample()
         user, system = meter.user_system()
         clients_cpu = time.process_time() - own_cpu0
@@ -529,6 +549,7 @@ async def _run_one(args: argparse.Namespace, root: Path, profile: str | None, sc
         "postgres_cpu_s": round(pg_cpu, 2), "load_generator_cpu_s": round(clients_cpu, 2),
         "accepted_moves": moves,
         "database_commits": commits,  # one process only (in a group /metrics is one worker's)
+        "server_move_seconds": server_moves,  # the same: buckets of ludus_move_seconds
         "server_cpu_ms_per_move": round(1000 * server_cpu / moves, 3) if moves else None,
         "server_and_postgres_cpu_ms_per_move": round(1000 * (server_cpu + pg_cpu) / moves, 3) if moves else None,
         "load_average": {"before": [round(x, 2) for x in load_before], "after": [round(x, 2) for x in load_after]},
