@@ -20,6 +20,7 @@ import hmac
 import http.cookiejar
 import logging
 import re
+import time
 from typing import TYPE_CHECKING, Any
 
 import httpx
@@ -65,6 +66,11 @@ def client_address(headers: Any, peer: str | None, secret: bytes | None) -> str 
     return peer
 
 
+WARN_EVERY = 5.0
+"""Seconds between two warnings about one unreachable worker (its leases may take a few seconds
+to run out, and every client of its tables asks again meanwhile)."""
+
+
 class Forwarder:
     """Outermost inside the request guard: relays the requests this worker does not answer."""
 
@@ -72,6 +78,18 @@ class Forwarder:
         self.app = app
         self.hub = hub
         self.http: httpx.AsyncClient | None = None
+        self.warned: dict[str, tuple[float, int]] = {}  # target -> (when last warned, failures not logged since)
+
+    def _failed(self, what: str, target: str, exc: BaseException) -> None:
+        """Log a failed relay, at most once per WARN_EVERY seconds per target (with the count left out)."""
+        now = time.monotonic()
+        last, quiet = self.warned.get(target, (-WARN_EVERY, 0))
+        if now - last < WARN_EVERY:
+            self.warned[target] = (last, quiet + 1)
+            return
+        self.warned[target] = (now, 0)
+        log.warning("forwarding %s to %s failed: %s%s", what, target, exc,
+                    f" (and {quiet} more there since the last warning)" if quiet else "")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket") and self.hub.leases.enabled and self.hub.started:
@@ -111,7 +129,7 @@ class Forwarder:
         try:
             r = await self.http.request(scope["method"], url, headers=headers, content=body)
         except httpx.HTTPError as exc:
-            log.warning("forwarding %s to %s failed: %s", scope["path"], target, exc)
+            self._failed(scope["path"], target, exc)
             from .app import send_error
 
             await send_error(send, 503, "the server playing this table does not answer; try again in a moment",
@@ -150,7 +168,7 @@ class Forwarder:
                                      max_size=2**22, open_timeout=10, compression=None,
                                      user_agent_header=None)
         except (OSError, InvalidStatus, TimeoutError) as exc:
-            log.warning("forwarding a WebSocket to %s failed: %s", target, exc)
+            self._failed("a WebSocket", target, exc)
             # accepted, then closed "try again later": refused before the accept, the client would
             # see a 403, as if it were not allowed in (the page reconnects either way)
             await send({"type": "websocket.accept"})
