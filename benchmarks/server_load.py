@@ -492,17 +492,27 @@ async def _run_one(args: argparse.Namespace, root: Path, profile: str | None, sc
                     pg_meter.sample()
                 await asyncio.sleep(0.5)
 
+        lags: list[float] = []
+
+        async def lag() -> None:
+            """How late this load generator's own event loop wakes (its share of a round trip's time)."""
+            while True:
+                before = time.perf_counter()
+                await asyncio.sleep(0.05)
+                lags.append(1000 * (time.perf_counter() - before - 0.05))
+
         meter = TreeMeter(proc.pid)  # the play phase only
         pg_meter = TreeMeter(0, postgres_processes) if scenario.postgres else None
         own_cpu0 = time.process_time()
         commits0 = await commit_counters(base) if scenario.workers == 1 else {}
         sampler = asyncio.create_task(sample())
+        lagger = asyncio.create_task(lag())
         killer = asyncio.create_task(kill_workers(proc, scenario.kill_every, killed)) if scenario.kill_every else None
         t1 = time.monotonic()
         t1_perf = time.perf_counter()
         await asyncio.gather(*(play(c, ws_base, args.think, deadline, random.Random(rng.random())) for c in clients))
         play_s = time.monotonic() - t1
-        for task in (sampler, killer):
+        for task in (sampler, lagger, killer):
             if task:
                 task.cancel()
         commits1 = await commit_counters(base) if commits0 else {}
@@ -543,6 +553,8 @@ async def _run_one(args: argparse.Namespace, root: Path, profile: str | None, sc
         "rtt_ms": {"p50": round(pct(rtts, 50), 2), "p95": round(pct(rtts, 95), 2), "p99": round(pct(rtts, 99), 2),
                    "max": round(max(rtts), 2) if rtts else None,
                    "mean": round(statistics.fmean(rtts), 2) if rtts else None},
+        "load_generator_loop_lag_ms": {"p50": round(pct(lags, 50), 1), "p95": round(pct(lags, 95), 1),
+                                       "max": round(max(lags), 1) if lags else None},
         "rtt_p95_ms_by_10s": [round(pct(windows[w], 95), 1) for w in sorted(windows)],
         "server_cpu_s": round(server_cpu, 2),
         "server_cpu_user_s": round(user, 2), "server_cpu_system_s": round(system, 2),
