@@ -113,7 +113,7 @@ def _listen(host: str, port: int, shared: bool = False) -> Any:
 def _run_uvicorn(app: Any, config: Any, sockets: list[Any]) -> None:
     import uvicorn
 
-    from ..server.app import UVICORN_SETTINGS
+    from ..server.app import UVICORN_SETTINGS, quiet_collector
     from ..server.observability import configure_logging
 
     configure_logging(config.log_json)
@@ -121,6 +121,7 @@ def _run_uvicorn(app: Any, config: Any, sockets: list[Any]) -> None:
     uvicorn_logs: dict[str, Any] = {"log_config": None} if config.log_json else {}
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=3,
                                            **uvicorn_logs, **UVICORN_SETTINGS))
+    quiet_collector()
     server.run(sockets=sockets)
 
 
