@@ -111,6 +111,7 @@ class TableRegistry:
         self.create_by_address = Limit("create_address", config.create_per_minute_address,
                                        config.create_burst_address)
         self.sweeper: asyncio.Task | None = None
+        self.adopting = asyncio.Lock()  # see adopt
 
     # ----------------------------------------------------------------- start-up
     async def resume(self) -> None:
@@ -144,15 +145,19 @@ class TableRegistry:
         """Play an unfinished table whose lease this worker has just taken (its worker stopped or
         was killed): rebuilt from the record, its players given time to reconnect."""
         hub = self.hub
-        if code in hub.tables:
-            return hub.tables[code]
-        assert hub.store is not None
-        data = await hub.db(hub.store.load_table, code)
-        if data is None or data.status not in ("open", "playing"):
-            await hub.leases.release(code)
-            return None
-        table = self.build(data)
-        hub.tables[code] = table
+        # One adoption at a time: a request for the table and the orphan sweep could otherwise both
+        # load it while the other awaits the database, and the second copy replace the first, whose
+        # sockets then heard nothing more and whose bots wrote the same plies again.
+        async with self.adopting:
+            if code in hub.tables:
+                return hub.tables[code]
+            assert hub.store is not None
+            data = await hub.db(hub.store.load_table, code)
+            if data is None or data.status not in ("open", "playing"):
+                await hub.leases.release(code)
+                return None
+            table = self.build(data)
+            hub.tables[code] = table
         for seat in table.seats:
             hub.seating.start_grace(table, seat.index)
         hub.turns.schedule(table)
