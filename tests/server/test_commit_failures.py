@@ -29,7 +29,7 @@ from ludus.server import store as store_module
 from ludus.server.config import ServerConfig
 from ludus.server.db import ActionRow, normalize_url
 
-from .helpers import LiveServer, Player, WsClient, gm_table, is_view, pg_schema
+from .helpers import LiveServer, Player, WsClient, gm_table, is_view
 
 PG_URL = os.environ.get("LUDUS_TEST_POSTGRES_URL")
 needs_pg = pytest.mark.skipif(not PG_URL, reason="set LUDUS_TEST_POSTGRES_URL to test PostgreSQL")
@@ -237,15 +237,6 @@ def proxy():
     p = PgProxy(u.host or "127.0.0.1", u.port or 5432)
     yield p
     p.close()
-
-
-@pytest.fixture
-def pg_url():
-    """PG_URL in a schema of this test's own, so no other server (another test, in parallel) resumes
-    its tables and it resumes none of theirs; dropped afterwards."""
-    assert PG_URL
-    with pg_schema(PG_URL) as url:
-        yield url
 
 
 # --------------------------------------------------------------------------- what the tests check

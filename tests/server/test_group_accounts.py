@@ -21,13 +21,6 @@ pytestmark = pytest.mark.skipif(not PG, reason="set LUDUS_TEST_POSTGRES_URL to t
 PASSWORD = "correct horse battery"
 
 
-@pytest.fixture
-def pg_url():
-    assert PG
-    with pg_schema(PG) as url:
-        yield url
-
-
 def as_browser(p: Player, server: LiveServer) -> Player:
     """The same browser (a copy of its cookies now) reaching another worker of the group."""
     q = Player(server)

@@ -16,18 +16,11 @@ from sqlalchemy import select, text
 from ludus.server.config import ServerConfig
 from ludus.server.db import ThrottleRow, make_engine
 
-from .helpers import LiveServer, Player, gm_table, pg_schema
+from .helpers import LiveServer, Player, gm_table
 
 PG = os.environ.get("LUDUS_TEST_POSTGRES_URL")
 pytestmark = pytest.mark.skipif(not PG, reason="set LUDUS_TEST_POSTGRES_URL to test PostgreSQL")
 PASSWORD = "correct horse battery"
-
-
-@pytest.fixture
-def pg_url():
-    assert PG
-    with pg_schema(PG) as url:
-        yield url
 
 
 def group(url: str, n: int = 2, **limits: float) -> list[LiveServer]:

@@ -13,17 +13,10 @@ from sqlalchemy import select
 from ludus.server.config import ServerConfig
 from ludus.server.db import LeaseRow, make_engine
 
-from .helpers import LiveServer, Player, gm_table, pg_schema
+from .helpers import LiveServer, Player, gm_table
 
 PG = os.environ.get("LUDUS_TEST_POSTGRES_URL")
 pytestmark = pytest.mark.skipif(not PG, reason="set LUDUS_TEST_POSTGRES_URL to test PostgreSQL")
-
-
-@pytest.fixture
-def pg_url():
-    assert PG
-    with pg_schema(PG) as url:
-        yield url
 
 
 def holders(url: str, codes: list[str]) -> Counter:

@@ -17,17 +17,10 @@ from ludus.games import get_game
 from ludus.server.config import ServerConfig
 from ludus.server.db import ActionRow, LeaseRow, make_engine
 
-from .helpers import LiveServer, Player, WsClient, gm_table, is_view, pg_schema, play_until_done, remote, serve_process
+from .helpers import LiveServer, Player, WsClient, gm_table, is_view, play_until_done, remote, serve_process
 
 PG = os.environ.get("LUDUS_TEST_POSTGRES_URL")
 pytestmark = pytest.mark.skipif(not PG, reason="set LUDUS_TEST_POSTGRES_URL to test PostgreSQL")
-
-
-@pytest.fixture
-def pg_url():
-    assert PG
-    with pg_schema(PG) as url:
-        yield url
 
 
 def config(url: str) -> ServerConfig:
