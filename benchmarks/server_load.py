@@ -325,7 +325,7 @@ def audit(db: str, clients: list[Client]) -> dict[str, int]:
 COMMIT_SERIES = ("ludus_db_commit_seconds_count", "ludus_db_commit_seconds_sum", "ludus_db_commit_writes_sum")
 
 
-async def commit_counters(base: str) -> dict[str, float]:
+async def server_counters(base: str) -> dict[str, float]:
     """The server's commit counters, and its move-time histogram's buckets (``move_le_SECONDS``),
     from ``/metrics`` (one process's: in a group, whichever worker answers)."""
     async with httpx.AsyncClient(base_url=base, timeout=30) as c:
@@ -476,8 +476,7 @@ async def _run_one(args: argparse.Namespace, root: Path, profile: str | None, sc
                 pass
             time.sleep(0.1)
         time.sleep(1.0 if scenario.workers > 1 else 0.0)  # every worker listening, not only the first
-        meter = TreeMeter(proc.pid)
-        idle_rss = meter.sample()
+        idle_rss = TreeMeter(proc.pid).peak_rss_kib  # its first sample: the whole tree at rest
         t0 = time.monotonic()
         tables = await asyncio.gather(*(open_table(base, args.target) for _ in range(args.tables)))
         setup_s = time.monotonic() - t0
@@ -504,7 +503,7 @@ async def _run_one(args: argparse.Namespace, root: Path, profile: str | None, sc
         meter = TreeMeter(proc.pid)  # the play phase only
         pg_meter = TreeMeter(0, postgres_processes) if scenario.postgres else None
         own_cpu0 = time.process_time()
-        commits0 = await commit_counters(base) if scenario.workers == 1 else {}
+        counters0 = await server_counters(base) if scenario.workers == 1 else {}
         sampler = asyncio.create_task(sample())
         lagger = asyncio.create_task(lag())
         killer = asyncio.create_task(kill_workers(proc, scenario.kill_every, killed)) if scenario.kill_every else None
@@ -515,9 +514,9 @@ async def _run_one(args: argparse.Namespace, root: Path, profile: str | None, sc
         for task in (sampler, lagger, killer):
             if task:
                 task.cancel()
-        commits1 = await commit_counters(base) if commits0 else {}
-        commits = commit_figures(commits0, commits1, play_s) if commits0 else None
-        server_moves = server_move_quantiles(commits0, commits1) if commits0 else None
+        counters1 = await server_counters(base) if counters0 else {}
+        commits = commit_figures(counters0, counters1, play_s) if counters0 else None
+        server_moves = server_move_quantiles(counters0, counters1) if counters0 else None
         end_rss = meter.sample()
         user, system = meter.user_system()
         clients_cpu = time.process_time() - own_cpu0
