@@ -39,8 +39,18 @@ ARGPARSE_WORDS = (
     N_("the following arguments are required: %s"),
     N_("unrecognized arguments: %s"),
     N_("unknown parser %(parser_name)r (choices: %(choices)s)"),
+    # Python 3.13's argparse says these too
+    N_("%(heading)s:"),
+    N_(" (default: %(default)s)"),
+    N_("subcommands"),
+    N_("show program's version number and exit"),
+    N_("%(prog)s: warning: %(message)s\n"),
+    N_("argument '%(argument_name)s' is deprecated"),
+    N_("command '%(parser_name)s' is deprecated"),
+    N_("option '%(option)s' is deprecated"),
 )
-"""The messages of argparse (Python 3.11) that a person meets: help headings and usage errors."""
+"""The messages of argparse (Pythons 3.11 to 3.13) that a person meets: help headings, usage errors
+and warnings."""
 DEVELOPER_WORDS = frozenset({
     "%r is not callable", "'required' is an invalid argument for positionals", ".__call__() not defined",
     'argument "-" with mode %r', "cannot have multiple subparser arguments",

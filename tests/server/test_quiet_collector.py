@@ -8,10 +8,11 @@ import sys
 
 
 def test_a_serving_process_freezes_start_up_and_raises_the_thresholds():
+    # Python 3.12 starts with a few hundred objects frozen already: count what quiet_collector adds.
     code = ("import gc; from ludus.server.app import GC_THRESHOLDS, quiet_collector; "
-            "assert gc.get_freeze_count() == 0; quiet_collector(); "
+            "before = gc.get_freeze_count(); quiet_collector(); "
             "assert gc.get_threshold() == GC_THRESHOLDS, gc.get_threshold(); "
-            "assert gc.get_freeze_count() > 10_000, gc.get_freeze_count(); print('ok')")
+            "assert gc.get_freeze_count() - before > 10_000, (before, gc.get_freeze_count()); print('ok')")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
 
