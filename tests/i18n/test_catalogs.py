@@ -83,8 +83,9 @@ def test_every_message_reads_in_the_language(lang):
 
 
 def _words(text: str) -> str:
-    """A message's words: without placeholders, markup, command-line flags and commands."""
-    plain = BRACES.sub("", MARKUP.sub("", text))
+    """A message's words: without placeholders (ours and argparse's %-style), markup, command-line
+    flags and commands."""
+    plain = re.sub(r"%(\(\w+\))?[sdr]", "", BRACES.sub("", MARKUP.sub("", text)))
     return re.sub(r"(--?[\w-]+|ludus\S*|pip install \S+|'[^']*'|NAME=VALUE|\b[a-zA-Z]\b)", "", plain)
 
 
