@@ -149,12 +149,13 @@ def test_distinct_observations_give_distinct_vectors_within_bounds(name: str) ->
             data = obs.to_json()
             back = decode(enc, keys, x)
             assert back == {k: data[k] for k in back}
-            assert set(data) == set(back) | set(FIXED) | {"hand_notes"}
+            assert set(data) == set(back) | set(FIXED) | {"hand_notes", "hand_reasons"}
             for k in FIXED:
                 assert fixed.setdefault(k, data[k]) == data[k]
             # the notes follow from fields the vector holds (views.hand_notes)
             basis = json.dumps([back[k] for k in ("seat", "phase", "to_act", "hand", "barred", "table")])
-            assert notes.setdefault(basis, data["hand_notes"]) == data["hand_notes"]
+            said = [data["hand_notes"], data["hand_reasons"]]
+            assert notes.setdefault(basis, said) == said
             text = json.dumps(data, sort_keys=True)
             key = x.tobytes()
             if key not in seen:

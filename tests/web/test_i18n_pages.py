@@ -299,8 +299,8 @@ def test_the_other_pages_in_the_language(live, browser, lang):
 
 
 def test_a_gladius_table_in_persian(live, browser):
-    """Gladius's page in Persian at phone width: the fighters, the exchange, the hand, the moves and
-    the log in Persian (the rules' reasons on unusable cards are the game's English, marked so)."""
+    """Gladius's page in Persian at phone width: the fighters, the exchange, the hand, the moves, the
+    rules' reasons on the cards that cannot be used now (from their codes) and the log in Persian."""
     ctx = browser.new_context(viewport=PHONE, locale="fa-IR")
     page = ctx.new_page()
     errors: list[str] = []
@@ -310,7 +310,13 @@ def test_a_gladius_table_in_persian(live, browser):
                                      "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}]})
     page.goto(f"{live.url}/t/{code}")
     page.wait_for_selector("#fighter-0 .hp")
-    for _ in range(6):
+    reasons: list[str] = []  # the rules' reasons shown on cards that cannot be used, as the moves go on
+    english_reasons = 0
+    for turn in range(30):
+        if turn >= 6 and reasons:
+            break
+        reasons += page.eval_on_selector_all(".gl-why, #blocked-moves li", "els => els.map(e => e.textContent)")
+        english_reasons += len(page.query_selector_all(".gl-why [lang=en], #blocked-moves [lang=en]"))
         button = page.query_selector("#moves button.move:not([disabled])")
         if button:
             # the bot may move first and the page redraw its moves: then next time round
@@ -322,6 +328,9 @@ def test_a_gladius_table_in_persian(live, browser):
     page.locator("#log-box summary").click()
     assert re.search("[۰-۹]", page.inner_text("#fighter-0 .hp"))
     assert leftover_english(page) == []
+    # the default match (Retiarius against Secutor) deals each the other's cards as well
+    assert reasons and all(re.search("[\u0600-\u06ff]", r) for r in reasons), reasons
+    assert english_reasons == 0
     check_rtl(page)
     no_overflow(page)
     shoot(page, "gladius-fa-phone")

@@ -1,6 +1,6 @@
 // Gladius: both fighters' hit points, the last exchange in words, the card to answer, your hand
-// with what each card does and, for every card you cannot use now, why (the rules' own reason,
-// sent in the observation as hand_notes), and the end of the game: who won and how.
+// with what each card does and, for every card you cannot use now, why (the rules' reason, sent
+// in the observation as hand_reasons: a code and params), and the end of the game: who won and how.
 // Moves: the legal-move buttons, followed by the cards that are not among them and why.
 import { formatList, formatNumber, h, lang, replaceChildren, t, tn } from "/static/common.js";
 
@@ -63,10 +63,34 @@ function sentence(text) {
   return t.charAt(0).toUpperCase() + t.slice(1);
 }
 
-// The rules' reason a card cannot be used (the observation's words: English), marked as English
-// in a page of another language.
-function ruleWords(reason) {
-  return lang === "en" ? sentence(reason) : h("span", { lang: "en", dir: "ltr" }, sentence(reason));
+// The rules' reason a card cannot be used: from its code and params (the observation's
+// hand_reasons) in the reader's language; in English, or for a code this page does not know, the
+// observation's English sentence (marked as English in a page of another language).
+function ruleWords(data, note) {
+  const said = lang === "en" ? null : reasonText(data, note.reason);
+  if (said) return sentence(said);
+  return lang === "en" ? sentence(note.text) : h("span", { lang: "en", dir: "ltr" }, sentence(note.text));
+}
+
+function reasonText(data, reason) {
+  if (!reason || !reason.code) return null;
+  const p = reason.params || {};
+  const label = p.card ? (info(data, p.card).label || cardName(data, p.card)) : "";
+  const name = p.card ? cardName(data, p.card) : "";
+  const fighter = ((data.fighters || {})[p.fighter] || {}).name || p.fighter;
+  switch (reason.code) {
+    case "gladius.not-an-attack": return t("{card} is a defence card, not an attack", { card: label });
+    case "gladius.not-a-defence": return t("{card} is an attack card; to defend play a Block or an Evade", { card: label });
+    case "gladius.evaded-last-turn": return t("you may not attack this turn: you evaded with {card} last turn", { card: name });
+    case "gladius.costs-next-attack": return t("you may not attack this turn: a {card} costs your next attack", { card: name });
+    case "gladius.block-cannot-stop": return t("a Block cannot stop {card}, which immobilizes; only an Evade can", { card: name });
+    case "gladius.shared-not-usable": return t("{card} is a shared card, but a {fighter} cannot use it", { card: label, fighter });
+    case "gladius.not-usable": {
+      const owner = ((data.fighters || {})[p.owner] || {}).name || p.owner;
+      return t("{card} is a {owner} card; a {fighter} cannot use it", { card: label, owner, fighter });
+    }
+    default: return null;
+  }
 }
 
 // Another fighter type's card (not the seat's own type, not a shared card).
@@ -162,11 +186,12 @@ export function winnerText(obs, seatName) {
     : t("{how}: {winner} with more hit points ({score}).", { how, winner, score });
 }
 
+// Per card of the hand that cannot be used now: the rules' reason (English text, and its code).
 function notes(obs) {
   const out = new Map();
   (obs.hand || []).forEach((key, i) => {
-    const why = (obs.hand_notes || [])[i];
-    if (why && !out.has(key)) out.set(key, why);
+    const text = (obs.hand_notes || [])[i];
+    if (text && !out.has(key)) out.set(key, { text, reason: (obs.hand_reasons || [])[i] });
   });
   return out;
 }
@@ -179,7 +204,7 @@ function handView(data, obs) {
     if (!reason) return h("li", { class: "gl-card" }, card(data, key));
     const tag = notYours(data, obs, key) ? t("Not yours") : t("Can't use now");
     return h("li", { class: "gl-card gl-unusable" }, card(data, key,
-      h("span", { class: "gl-why" }, h("span", { class: "gl-tag" }, `✗ ${tag}: `), ruleWords(reason))));
+      h("span", { class: "gl-why" }, h("span", { class: "gl-tag" }, `✗ ${tag}: `), ruleWords(data, reason))));
   });
   return [h("h3", {}, t("Your hand ({count} of at most {limit})", { count: obs.hand.length, limit: obs.hand_limit })),
     obs.hand.length ? h("ul", { id: "hand-cards", class: "gl-hand" }, cards)
@@ -252,7 +277,7 @@ function moves(root, ctx) {
   root.classList.remove("hidden");
   const why = notes(obs);
   const blocked = [...why.entries()].map(([key, reason]) =>
-    h("li", { "data-card": key }, h("strong", {}, cardName(ctx.data, key)), " — ", ruleWords(reason)));
+    h("li", { "data-card": key }, h("strong", {}, cardName(ctx.data, key)), " — ", ruleWords(ctx.data, reason)));
   replaceChildren(root, h("h2", {}, t("Your moves")),
     prompt(ctx.data, obs, view.legal) ? h("p", { id: "move-prompt" }, prompt(ctx.data, obs, view.legal)) : null,
     h("div", { class: "legal-list" }, view.legal.map((m) => h("button", { type: "button", class: "move",

@@ -59,7 +59,7 @@ class GladiusObservation(Observation):
     hand: tuple[str, ...]
     hand_notes: tuple[str | None, ...]
     """For each card of ``hand`` (same order), why this seat cannot use it now, in the rules' own
-    words, or None. Only the seat's own hand and public facts go into it (see :func:`hand_notes`)."""
+    words (a :class:`~ludus.core.errors.Refusal`: JSON gives its code and params as ``hand_reasons``), or None. Only the seat's own hand and public facts go into it (see :func:`hand_notes`)."""
     hand_sizes: tuple[int, int]
     hand_limit: int
     draw_pile: int
@@ -99,6 +99,11 @@ class GladiusObservation(Observation):
             if isinstance(v, tuple):
                 v = [list(x) if isinstance(x, tuple) else x for x in v]
             out[name] = v
+        # the notes language-neutrally too (each note is a Refusal: its code and params, card keys
+        # and fighter ids), for a client that says them in its reader's language
+        out["hand_reasons"] = [None if n is None else {"code": getattr(n, "code", None),
+                                                       "params": dict(getattr(n, "params", {}))}
+                               for n in self.hand_notes]
         return out
 
 

@@ -49,6 +49,7 @@ def test_notes_match_the_rules_and_hide_nothing(options):
             setup = state.setup
             spectator = state.observation(None)
             assert spectator.hand_notes == () and spectator.to_json()["hand_notes"] == []
+            assert spectator.to_json()["hand_reasons"] == []
             for seat in range(state.num_seats()):
                 obs = state.observation(seat)
                 assert len(obs.hand_notes) == len(obs.hand)
@@ -72,7 +73,13 @@ def test_notes_match_the_rules_and_hide_nothing(options):
                     for _ in range(2):
                         other = GAME.sample_state(state.view(seat), rng)
                         assert other.observation(seat).hand_notes == obs.hand_notes
-                json.dumps(obs.to_json())
+                data = json.loads(json.dumps(obs.to_json()))
+                # the same notes language-neutrally: each one's code and params, naming no hidden card
+                assert [r and r["code"] for r in data["hand_reasons"]] == [n and n.code for n in obs.hand_notes]
+                for key, note, reason in zip(obs.hand, obs.hand_notes, data["hand_reasons"]):
+                    if reason is not None:
+                        assert reason["params"] == note.params
+                        assert reason["params"].get("card", key) in {key, obs.barred, obs.table}, reason
     if options.get("fighter1", "retiarius") != options.get("fighter2", "secutor"):
         assert any("cannot use it" in n for n in seen), seen  # another type's cards were held
     assert seen
