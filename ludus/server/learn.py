@@ -6,6 +6,10 @@ What a step shows is the learner's own view, built by the same functions as a li
 (:func:`~ludus.server.views.seat_payload`, :func:`~ludus.server.views.history_entries`), so a
 tutorial can show no more of the other seats' cards than a real game would.
 
+Every text is in the reader's language (cookie or Accept-Language) where the catalog has it: the
+script's texts through :func:`ludus.i18n.data.translate_text`, as ``ludus learn`` shows them, the
+titles and the seats' names through the catalog; the rules' refusals as the terminal says them.
+
 Refusals keep the API's shape ``{"error", "code"}``: an unknown game or one without a tutorial,
 or a step outside the script, is 404; a malformed move is 400 (``bad_action``).
 """
@@ -23,6 +27,8 @@ from .. import games
 from ..core.errors import LudusError
 from ..core.game import State
 from ..core.tutorial import Tutorial, tutorial_json
+from ..i18n import DEFAULT_LANGUAGE, gettext, use_language
+from ..i18n.data import translate_text
 from ..i18n.web import COOKIE as LANGUAGE_COOKIE
 from ..i18n.web import choose_language
 from .protocol import Checked, ProtocolError, error_body, json_body
@@ -103,6 +109,31 @@ def step_json(tutorial: Tutorial, k: int) -> dict[str, Any]:
             "wrong": wrong, "wrong_say": lesson.wrong_say, "view": learner_view(tutorial, state)}
 
 
+def _language(request: Request) -> str:
+    return choose_language(request.cookies.get(LANGUAGE_COOKIE), request.headers.get("accept-language"))
+
+
+def _texts(out: dict[str, Any], *keys: str) -> dict[str, Any]:
+    """``out`` with the script texts under ``keys`` in the language in use (call under use_language)."""
+    for key in keys:
+        if isinstance(out.get(key), str) and out[key]:
+            out[key] = translate_text(out[key])
+    return out
+
+
+def _names(names: list[str]) -> list[str]:
+    """The seats' names as the catalog writes them ("You" stays: the page says it in its own words)."""
+    return [name if name == "You" else gettext(name) for name in names]
+
+
+def _view_words(view: dict[str, Any]) -> dict[str, Any]:
+    view["names"] = _names(view["names"])
+    view["table"] = {**view["table"], "title": gettext(view["table"]["title"]),
+                     "seats": [{**seat, "name": gettext(seat["name"]) if seat["name"] != "You" else seat["name"]}
+                               for seat in view["table"]["seats"]]}
+    return view
+
+
 class TryMove(Checked):
     """The body of a try: the move, as the game writes it in records (checked like every API body)."""
 
@@ -123,25 +154,33 @@ def add_learn_routes(app: FastAPI) -> None:
         return Response(error_body(exc.message, exc.code), status_code=404, media_type="application/json")
 
     @app.get("/api/learn")
-    def learn_list() -> list[dict[str, Any]]:
+    def learn_list(request: Request) -> list[dict[str, Any]]:
         out = []
-        for name in tutorial_games():
-            try:
-                tutorial = load(name)
-            except LearnMissing:
-                continue
-            out.append({"name": name, "title": tutorial.game.title, "tutorial": tutorial.script.title,
-                        "steps": len(tutorial)})
+        with use_language(_language(request)):
+            for name in tutorial_games():
+                try:
+                    tutorial = load(name)
+                except LearnMissing:
+                    continue
+                out.append({"name": name, "title": gettext(tutorial.game.title),
+                            "tutorial": translate_text(tutorial.script.title), "steps": len(tutorial)})
         return out
 
     @app.get("/api/learn/{game}")
-    def learn_game(game: str) -> dict[str, Any]:
+    def learn_game(game: str, request: Request) -> dict[str, Any]:
         tutorial = load(game)
-        return {"game": game, "game_title": tutorial.game.title, **tutorial_json(tutorial)}
+        with use_language(_language(request)):
+            out = _texts({"game": game, "game_title": gettext(tutorial.game.title), **tutorial_json(tutorial)},
+                         "title", "intro", "outro")
+            out["names"] = _names(out["names"])
+        return out
 
     @app.get("/api/learn/{game}/steps/{k}")
-    def learn_step(game: str, k: int) -> dict[str, Any]:
-        return step_json(load(game), k)
+    def learn_step(game: str, k: int, request: Request) -> dict[str, Any]:
+        out = step_json(load(game), k)
+        with use_language(_language(request)):
+            _view_words(out["view"])
+            return _texts(out, "say", "wrong_say", "outro")
 
     @app.post("/api/learn/{game}/steps/{k}/try", dependencies=[Depends(json_body)])
     def learn_try(game: str, k: int, body: TryMove, request: Request) -> dict[str, Any]:
@@ -154,13 +193,17 @@ def add_learn_routes(app: FastAPI) -> None:
             raise ProtocolError("bad_action", str(exc)) from None
         message = str(answer.message)
         code = getattr(answer.message, "code", None)
+        lang = _language(request)
         if answer.kind == "refused" and code:  # the rules' reason in the reader's language (docs/i18n.md)
-            lang = choose_language(request.cookies.get(LANGUAGE_COOKIE), request.headers.get("accept-language"))
             message = refusal_text(game, message, {"code": code, "params": getattr(answer.message, "params", {})}, lang)
+        elif answer.kind != "refused" and message and lang != DEFAULT_LANGUAGE:  # the script's own words
+            with use_language(lang):
+                message = translate_text(message)
         out: dict[str, Any] = {"kind": answer.kind, "message": message}
         expected = tutorial.expected(k)
         if answer.kind == "done" and expected is not None:  # the board with the move made, before the others answer
             state = tutorial.state_at(k)
             state.apply(expected, tutorial.seat)
-            out["view"] = learner_view(tutorial, state)
+            with use_language(lang):
+                out["view"] = _view_words(learner_view(tutorial, state))
         return out

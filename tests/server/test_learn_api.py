@@ -16,7 +16,9 @@ import httpx
 import pytest
 
 from ludus import games
-from ludus.core.tutorial import Tutorial, load_tutorial
+from ludus.core.tutorial import NOTHING_TO_PLAY, Tutorial, load_tutorial
+from ludus.i18n import gettext, use_language
+from ludus.i18n.data import translate_text
 from ludus.server import learn
 from ludus.server.views import history_entries, seat_payload
 
@@ -227,3 +229,35 @@ def test_every_shipped_tutorial_is_served_step_by_step(player, name):
             if t.steps[k].wrong is not None:
                 r = player.post(f"/api/learn/{name}/steps/{k}/try", {"action": t.steps[k].wrong})
                 assert r.json()["kind"] == "refused" and r.json()["message"]
+
+
+@pytest.mark.parametrize("lang", ["es", "fa"])
+def test_a_shipped_tutorial_speaks_the_readers_language(player, lang):
+    """The script's texts, titles and seats' names as ``ludus learn`` says them in the language of
+    the request (here its Accept-Language)."""
+    name = "gorus-maximus"
+    t = games.tutorial(name)
+    said = {"Accept-Language": lang}
+    en, there = player.get(f"/api/learn/{name}").json(), player.http.get(f"/api/learn/{name}", headers=said).json()
+    with use_language(lang):
+        assert there["intro"] == translate_text(en["intro"]) != en["intro"]
+        assert there["title"] == translate_text(en["title"]) != en["title"]
+        assert there["game_title"] == gettext(en["game_title"])
+        listed = {g["name"]: g for g in player.http.get("/api/learn", headers=said).json()}
+        assert listed[name]["tutorial"] == there["title"]
+        reading = next(k for k, step in enumerate(t.steps) if step.expect is None)
+        step = player.http.get(f"/api/learn/{name}/steps/{reading}", headers=said).json()
+        assert step["say"] == translate_text(t.steps[reading].say) != t.steps[reading].say
+        assert step["view"]["table"]["title"] == there["game_title"] and step["view"]["names"] == there["names"]
+        end = player.http.get(f"/api/learn/{name}/steps/{len(t)}", headers=said).json()
+        assert end["outro"] == there["outro"] != en["outro"]
+
+
+def test_the_lessons_answer_to_an_unwanted_move_is_translated(player, test_lesson):
+    """A move on a step that only asks to read gets the lesson's answer in the reader's language
+    (here by the switcher's cookie)."""
+    player.http.cookies.set("ludus_lang", "es")
+    r = player.post("/api/learn/gladius/steps/0/try", {"action": {"attack": "both/Pommel"}})
+    with use_language("es"):
+        assert r.json() == {"kind": "other", "message": translate_text(NOTHING_TO_PLAY)}
+    assert r.json()["message"] != NOTHING_TO_PLAY

@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from ludus.i18n import catalogs
+from ludus import games
+from ludus.i18n import catalogs, use_language
+from ludus.i18n.data import translate_text
 
 from .browsing import CLOSE_ROUND_SUMMARY_JS, CREATE_JS, DESKTOP, PHONE
 
@@ -336,3 +338,35 @@ def test_a_gladius_table_in_persian(live, browser):
     shoot(page, "gladius-fa-phone")
     assert not errors, errors
     ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["es", "fa"])
+def test_a_lesson_in_the_language(live, browser, lang):
+    """The learn page of Gorus Maximus: the lesson's texts, the wrong move it offers, the rules'
+    refusal of it and the seats, in the language (Persian right to left at phone width)."""
+    errors: list[str] = []
+    for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        ctx = browser.new_context(viewport=viewport, locale=LOCALES[lang])
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(live.url + "/learn/gorus-maximus?step=3")  # the step that offers a wrong move
+        page.wait_for_function("() => document.getElementById('say').textContent.length > 0")
+        page.wait_for_selector("#try-wrong")
+        page.click("#try-wrong")
+        page.wait_for_selector("#answer[data-kind=refused]")
+        said = {part: page.inner_text(part) for part in ("#say", "#try-wrong", "#answer", "#seats")}
+        with use_language(lang):  # the script's text as `ludus learn` says it
+            lesson = translate_text(games.tutorial("gorus-maximus").steps[2].say)
+        assert " ".join(said["#say"].split()) == " ".join(lesson.split()) != " ".join(
+            games.tutorial("gorus-maximus").steps[2].say.split())
+        if lang == "fa":
+            assert all(re.search("[\u0600-\u06ff]", text) for text in said.values()), said
+            check_rtl(page)
+        else:
+            assert "Try the wrong move" not in said["#try-wrong"] and "Not allowed" not in said["#answer"], said
+        assert leftover_english(page) == []
+        if size == "phone":
+            no_overflow(page)
+        shoot(page, f"learn-{lang}-{size}")
+        ctx.close()
+    assert not errors, errors

@@ -59,7 +59,9 @@ class GladiusObservation(Observation):
     hand: tuple[str, ...]
     hand_notes: tuple[str | None, ...]
     """For each card of ``hand`` (same order), why this seat cannot use it now, in the rules' own
-    words (a :class:`~ludus.core.errors.Refusal`: JSON gives its code and params as ``hand_reasons``), or None. Only the seat's own hand and public facts go into it (see :func:`hand_notes`)."""
+    words (a :class:`~ludus.core.errors.Refusal`: JSON gives its code and params as
+    ``hand_reasons``), or None. Only the seat's own hand and public facts go into it (see
+    :func:`hand_notes`)."""
     hand_sizes: tuple[int, int]
     hand_limit: int
     draw_pile: int

@@ -23,6 +23,15 @@ function seatName(i) {
 
 const withNames = (text) => withSeatNames(text, (page.meta && page.meta.names) || []);
 
+// A move's name: the game's page module may say it in the reader's language (moveLabel(move, ctx),
+// as on a table page), else the server's label.
+function moveWords(move, context) {
+  if (page.mod && page.mod.moveLabel) {
+    try { return page.mod.moveLabel(move, context) || withNames(move.label); } catch (err) { console.error(err); }
+  }
+  return withNames(move.label);
+}
+
 // Plain text with blank lines between paragraphs, as the lesson files write it.
 function paragraphs(text) {
   return String(text || "").split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean).map((p) => h("p", {}, p));
@@ -117,7 +126,8 @@ function draw() {
   $("wrong-box").classList.toggle("hidden", !wrong);
   if (wrong) {
     $("wrong-say").textContent = step.wrong_say || t("See what the rules say to a move they do not allow:");
-    $("try-wrong").textContent = t("Try the wrong move: {move}", { move: withNames(step.wrong.label) });
+    const move = moveWords(step.wrong, ctx());
+    $("try-wrong").textContent = t("Try the wrong move: {move}", { move });
   }
   $("end-box").classList.toggle("hidden", !end);
   $("back").disabled = page.k === 0;
@@ -174,7 +184,7 @@ function genericMoves(root, context) {
   if (view.you === null || !view.legal.length) { replaceChildren(root); root.classList.add("hidden"); return; }
   root.classList.remove("hidden");
   replaceChildren(root, h("h2", {}, t("Your moves")), h("div", { class: "legal-list" },
-    view.legal.map((m) => h("button", { type: "button", class: "move", onclick: () => act(m.action) }, withNames(m.label)))));
+    view.legal.map((m) => h("button", { type: "button", class: "move", onclick: () => act(m.action) }, moveWords(m, context)))));
 }
 
 function drawLog(context) {
