@@ -16,11 +16,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ..i18n import N_
+from ..i18n import N_, gettext
 from .errors import InvalidOptions, Message
 
 __all__ = ["NO_LEGACY", "OptionInfo", "describe_options", "option", "options_to_json", "parse_options",
-           "with_legacy_values"]
+           "suggestion_label", "with_legacy_values"]
 
 T = TypeVar("T")
 
@@ -55,7 +55,8 @@ def option(
     ``suggestions`` lists values worth offering in a list when the option stays open-ended
     (fighter types that card-set files can extend, team splits): each entry has ``value``
     and ``label``, and may say for how many ``players`` it fits. Unlike ``choices`` it
-    restricts nothing.
+    restricts nothing. A label built from parts is given as a ``message`` and its ``words``
+    instead, so that it can be said in another language (:func:`suggestion_label`).
 
     ``legacy`` is for an option added after games were stored: the value that a record, a
     position or a server table made before it existed was played under. Such stored games
@@ -75,12 +76,27 @@ def _suggestions(entries: Sequence[Mapping[str, Any]] | None) -> tuple[dict[str,
         return None
     out = []
     for entry in entries:
-        unknown = set(entry) - {"value", "label", "players"}
+        unknown = set(entry) - {"value", "label", "players", "message", "words"}
         if unknown or "value" not in entry:
-            raise ValueError(f"an option suggestion needs 'value' (and may have 'label', 'players'): {dict(entry)!r}")
-        out.append({"value": entry["value"], "label": str(entry.get("label", entry["value"])),
-                    **({"players": int(entry["players"])} if entry.get("players") is not None else {})})
+            raise ValueError("an option suggestion needs 'value' (and may have 'label', 'players', 'message', "
+                             f"'words'): {dict(entry)!r}")
+        words = {str(k): str(v) for k, v in dict(entry.get("words") or {}).items()}
+        message = str(entry["message"]) if entry.get("message") else None
+        label = entry.get("label", message.format(**words) if message else entry["value"])
+        out.append({"value": entry["value"], "label": str(label),
+                    **({"players": int(entry["players"])} if entry.get("players") is not None else {}),
+                    **({"message": message, "words": words} if message else {})})
     return tuple(out)
+
+
+def suggestion_label(entry: Mapping[str, Any]) -> str:
+    """A suggestion's label in the language in use. An entry may give its label as a catalog
+    ``message`` (marked with ``N_``) whose ``{name}`` fields are filled with ``words``, each itself a
+    message (a fighter type's name, say); else its English ``label`` goes through the catalog."""
+    message = entry.get("message")
+    if not message:
+        return gettext(str(entry["label"]))
+    return gettext(str(message), **{k: gettext(v) for k, v in dict(entry.get("words") or {}).items()})
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..core.errors import LudusError
+from ..core.options import suggestion_label
 from ..games import game_names, get_game, translated_how_to_play
 from ..i18n import _, use_language
 from ..i18n.web import COOKIE as LANGUAGE_COOKIE
@@ -73,6 +74,17 @@ UVICORN_SETTINGS: dict[str, Any] = {
 # counting frees nearly all that a move allocates; the collector is left only cycles to find, so
 # it may run far less often, and need never walk what was loaded at start-up.
 GC_THRESHOLDS = (100_000, 50, 100)
+
+
+def said_option(described: dict[str, Any]) -> dict[str, Any]:
+    """An option of ``GET /api/games`` in the language in use: its help, and each suggestion's label
+    (the suggestion's message and words, used to say it, stay out of the answer). Not named
+    ``option``: the catalogs' extractor reads ``option(`` as a game option's declaration."""
+    out = {**described, "help": _(described["help"])} if described.get("help") else dict(described)
+    if described.get("suggestions"):
+        out["suggestions"] = [{**{k: v for k, v in entry.items() if k not in ("message", "words")},
+                               "label": suggestion_label(entry)} for entry in described["suggestions"]]
+    return out
 
 
 def quiet_collector() -> None:
@@ -477,7 +489,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
         with use_language(lang):
             for name in game_names():
                 game = get_game(name)
-                options = [{**o, "help": _(o["help"])} if o.get("help") else o for o in server_options(game)]
+                options = [said_option(o) for o in server_options(game)]
                 out.append({"name": name, "title": _(game.title), "summary": _(game.summary) if game.summary else "",
                             "min_seats": game.min_seats, "max_seats": game.max_seats, "options": options,
                             "bots": bot_kinds(game), "default_bot": default_bot(game), "rated": _rated_json(game)})

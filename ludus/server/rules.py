@@ -16,7 +16,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from ..core.game import Game
-from ..core.options import OptionInfo, options_to_json
+from ..core.options import OptionInfo, options_to_json, suggestion_label
 from ..core.provenance import SOURCE_TEXT
 from ..games import UnknownGame, how_to_play
 from .tables import is_file_option
@@ -87,9 +87,10 @@ def rules_html(name: str) -> str | None:
 
 
 def _suggestion_label(info: OptionInfo, value: Any) -> str | None:
+    """The label of the suggestion for ``value``, in the language in use (None: no suggestion)."""
     for entry in info.suggestions or ():
         if entry["value"] == value:
-            return str(entry["label"])
+            return suggestion_label(entry)
     return None
 
 

@@ -258,6 +258,27 @@ def test_the_server_chooses_and_the_switcher_remembers(web):
         assert all(g["title"].isascii() for g in http.get("/api/games", headers={"cookie": "ludus_lang=en"}).json())
 
 
+def suggestions(games: list[dict], game: str, option: str) -> dict[str, str]:
+    info = next(o for o in next(g for g in games if g["name"] == game)["options"] if o["name"] == option)
+    assert all(set(s) <= {"value", "label", "players"} for s in info["suggestions"]), info  # no message, no words
+    return {s["value"]: s["label"] for s in info["suggestions"]}
+
+
+def test_the_options_suggestions_are_labelled_in_the_language(web):
+    """The lobby's lists (Gladius's fighter types, Gorus Maximus's team splits) in the reader's
+    language; in English exactly the labels the games declare."""
+    with httpx.Client(base_url=web.url, timeout=10) as http:
+        said = {lang: http.get("/api/games", headers={"accept-language": lang}).json() for lang in ("en", "es", "fa")}
+    assert suggestions(said["en"], "gladius", "fighter1")["lion"].startswith("Lion (an animal;")
+    english = suggestions(said["en"], "gorus-maximus", "teams")
+    assert english["2v2v1"] == "2 v 2 v 1: two teams of two and one player alone"
+    assert suggestions(said["es"], "gladius", "fighter1")["lion"].startswith("León (un animal;")
+    assert suggestions(said["es"], "gorus-maximus", "teams")["3v2"] == "3 v 2: un equipo de tres y un equipo de dos"
+    fighters, teams = suggestions(said["fa"], "gladius", "fighter1"), suggestions(said["fa"], "gorus-maximus", "teams")
+    labels = [*fighters.values(), *teams.values()]
+    assert all(re.search("[\u0600-\u06ff]", label) for label in labels), labels
+
+
 def test_a_refused_move_is_said_in_the_sockets_language(web):
     """The WebSocket's handshake carries the cookie or Accept-Language: a rule's refusal comes
     in that language, with the same language-neutral reason beside it; other errors stay English."""

@@ -7,6 +7,7 @@ be read, a starting hand over the hand limit), so every later layer can trust th
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ...core.errors import InvalidOptions, Message
 from ...core.options import option
@@ -16,16 +17,19 @@ from .cards import builtin_catalogue, load_catalogue, split_paths
 __all__ = ["FIGHTER_SUGGESTIONS", "GladiusOptions"]
 
 
-def _fighter_suggestions() -> list[dict[str, str]]:
+def _fighter_suggestions() -> list[dict[str, Any]]:
     """The shipped fighter types, for the lobby's list; card-set files may add more, so the option
     stays free text. The lion is the project's own example animal, not the rulebook's, and says so."""
-    out = []
+    out: list[dict[str, Any]] = []
     for set_id, card_set in builtin_catalogue().fighters.items():
-        label = card_set.name
         if card_set.kind == "animal":
-            label += " (an animal; the Ludus project's own example, not in the rulebook)"
-        out.append({"value": set_id, "label": label})
+            out.append({"value": set_id, "message": ANIMAL_LABEL, "words": {"name": card_set.name}})
+        else:
+            out.append({"value": set_id, "label": card_set.name})
     return out
+
+
+ANIMAL_LABEL = N_("{name} (an animal; the Ludus project's own example, not in the rulebook)")
 
 
 FIGHTER_SUGGESTIONS = _fighter_suggestions()

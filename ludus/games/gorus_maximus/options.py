@@ -53,8 +53,23 @@ def _split_label(split: str) -> str:
     return f"{' v '.join(map(str, sizes))}: {' and '.join(groups)}"
 
 
+# TRANSLATORS: a team split of Gorus Maximus in the lobby's list; {split} is written "2 v 2 v 1"
+SPLIT_MESSAGES = {
+    "2v2": N_("{split}: two teams of two"),
+    "2v2v1": N_("{split}: two teams of two and one player alone"),
+    "3v2": N_("{split}: a team of three and a team of two"),
+    "2v2v2": N_("{split}: three teams of two"),
+    "3v3": N_("{split}: two teams of three"),
+    "2v2v2v1": N_("{split}: three teams of two and one player alone"),
+    "3v2v2": N_("{split}: a team of three and two teams of two"),
+    "2v2v2v2": N_("{split}: four teams of two"),
+    "4v4": N_("{split}: two teams of four"),
+}
+"""Each preset's label as a message to translate (the tests check it says what _split_label does)."""
+
 TEAM_SUGGESTIONS: tuple[dict[str, object], ...] = tuple(
-    {"value": split, "label": _split_label(split), "players": players}
+    {"value": split, "label": _split_label(split), "players": players, "message": SPLIT_MESSAGES[split],
+     "words": {"split": split.replace("v", " v ")}}
     for players, splits in sorted(TEAM_PRESETS.items()) for split in splits
 )
 """The lobby's list for ``teams``: the rulebook's splits, each for its player count."""

@@ -160,7 +160,9 @@ def test_every_team_suggestion_parses_for_its_player_count_and_covers_the_rulebo
     assert teams.suggestions
     listed: dict[int, list[str]] = {}
     for s in teams.suggestions:
-        assert set(s) == {"value", "label", "players"} and s["label"].startswith(s["value"].replace("v", " v "))
+        assert set(s) == {"value", "label", "players", "message", "words"}
+        assert s["label"].startswith(s["value"].replace("v", " v "))
+        assert s["message"].format(**s["words"]) == s["label"]  # the message to translate says the same
         seating = parse_teams(s["value"], s["players"])
         assert len(seating) == s["players"]
         GAME.parse_options({"players": s["players"], "teams": s["value"]})
