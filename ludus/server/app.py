@@ -38,7 +38,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ..core.errors import LudusError
 from ..core.options import suggestion_label
 from ..games import game_names, get_game, translated_how_to_play
-from ..i18n import _, use_language
+from ..i18n import DEFAULT_LANGUAGE, _, get_language, use_language
 from ..i18n.web import COOKIE as LANGUAGE_COOKIE
 from ..i18n.web import choose_language
 from . import hinting, ratings
@@ -769,8 +769,11 @@ def _rated_json(game: Any) -> dict[str, Any] | None:
     rated = ratings.rated_play(game)
     if rated is None:
         return None
+    # the note in the language in use where the catalog has it; note_lang says which it is in
+    note = _(rated.note) if rated.note else ""
     return {"pools": [{"pool": p.key, "label": p.label, "min_seats": p.min_seats, "max_seats": p.max_seats}
-                      for p in rated.pools], "choose": list(rated.choose), "note": rated.note}
+                      for p in rated.pools], "choose": list(rated.choose), "note": note,
+            "note_lang": get_language() if note != rated.note else DEFAULT_LANGUAGE}
 
 
 def _aware(at: datetime) -> datetime:

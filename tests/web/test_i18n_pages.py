@@ -286,6 +286,9 @@ def test_the_other_pages_in_the_language(live, browser, lang):
             assert page.evaluate("document.documentElement.lang") == lang
             left = leftover_english(page)
             assert left == [], "\n".join([path, *left])
+            if path == "/ratings":  # the game's own note on its rated play, translated (not marked English)
+                page.wait_for_function("() => document.getElementById('game-note').textContent.length > 0")
+                assert page.query_selector_all("#game-note [lang=en]") == []
             if size == "phone":
                 no_overflow(page)
             shoot(page, f"{path.strip('/').replace('/', '-')}-{lang}-{size}")

@@ -5,6 +5,7 @@ Everything the rest of Ludus needs from this game is declared in :data:`PLUGIN` 
 """
 
 from ...core.plugin import GamePlugin, RatedPlay, RatingPool, SearchBudget
+from ...i18n import N_
 
 __all__ = ["PLUGIN"]
 
@@ -31,7 +32,7 @@ PLUGIN = GamePlugin(
     rated=RatedPlay(
         pools=(RatingPool("table", "3 to 5 players", 3, 5),),
         choose=("players",),
-        note="From three to five players everyone competes for the same venues and favours, so one rating "
-             "covers every count.",
+        note=N_("From three to five players everyone competes for the same venues and favours, so one rating "
+             "covers every count."),
     ),
 )

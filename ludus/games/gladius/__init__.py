@@ -5,6 +5,7 @@ Everything the rest of Ludus needs from this game is declared in :data:`PLUGIN` 
 """
 
 from ...core.plugin import GamePlugin, RatedPlay, RatingPool, SearchBudget
+from ...i18n import N_
 
 __all__ = ["PLUGIN"]
 
@@ -30,6 +31,6 @@ PLUGIN = GamePlugin(
     order=2,
     rated=RatedPlay(
         pools=(RatingPool("duel", "2 players", 2, 2),),
-        note="Rated duels use the standard fighters (Retiarius against Secutor); solo play is casual.",
+        note=N_("Rated duels use the standard fighters (Retiarius against Secutor); solo play is casual."),
     ),
 )

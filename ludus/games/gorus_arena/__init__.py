@@ -5,6 +5,7 @@ Everything the rest of Ludus needs from this game is declared in :data:`PLUGIN` 
 """
 
 from ...core.plugin import GamePlugin, RatedPlay, RatingPool, SearchBudget
+from ...i18n import N_
 
 __all__ = ["PLUGIN"]
 
@@ -31,7 +32,7 @@ PLUGIN = GamePlugin(
     rated=RatedPlay(
         pools=(RatingPool("duel", "2 players", 2, 2), RatingPool("table", "3 to 5 players", 3, 5)),
         choose=("players",),
-        note="With two players every bout is a duel; from three up, auctions and attacks have several "
-             "rivals, so those games are rated apart.",
+        note=N_("With two players every bout is a duel; from three up, auctions and attacks have several "
+             "rivals, so those games are rated apart."),
     ),
 )

@@ -5,6 +5,7 @@ Everything the rest of Ludus needs from this game is declared in :data:`PLUGIN` 
 """
 
 from ...core.plugin import GamePlugin, RatedPlay, RatingPool, SearchBudget
+from ...i18n import N_
 
 __all__ = ["PLUGIN"]
 
@@ -31,7 +32,7 @@ PLUGIN = GamePlugin(
     rated=RatedPlay(
         pools=(RatingPool("duel", "2 players", 2, 2), RatingPool("table", "3 to 8 players", 3, 8)),
         choose=("players",),
-        note="Two players fight every bout head to head; from three up, Challenges and the preferred school "
-             "play against several rivals at once, so those games are rated apart. Team games are casual.",
+        note=N_("Two players fight every bout head to head; from three up, Challenges and the preferred school "
+             "play against several rivals at once, so those games are rated apart. Team games are casual."),
     ),
 )

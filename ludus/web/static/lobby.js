@@ -407,13 +407,14 @@ function updateRated() {
   note.classList.toggle("hidden", !on);
   if (on) {
     const choose = game.rated.choose.map(flag);
-    const own = game.rated.note || "";  // the game's own words: English, marked so in another language
+    const own = game.rated.note || "";  // the game's own words: marked as English where not translated
+    const ownLang = game.rated.note_lang || "en";
     replaceChildren(note, [
       t("Rated tables use the standard rules:"),
       choose.length ? t("only {options} may be chosen, every other option is the standard one;", { options: choose.join(", ") })
         : t("every option is the standard one;"),
       t("hints are off, and everyone who sits at the table needs an account."),
-    ].join(" "), own ? " " : null, own && lang !== "en" ? h("span", { lang: "en", dir: "ltr", class: "own-note" }, own) : own || null);
+    ].join(" "), own ? " " : null, own && ownLang !== lang ? h("span", { lang: ownLang, dir: "ltr", class: "own-note" }, own) : own || null);
   } else note.textContent = "";
   updateSeatLabels();
   updateCreate();

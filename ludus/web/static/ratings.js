@@ -50,10 +50,13 @@ function gameTitle(board) {
   return game ? game.title : board.title;
 }
 
-// A note of the game's own (English) in a page of another language: marked as English.
-function englishNote(note) {
+// The game's note on its rated play, in the reader's language where the server has it translated
+// (note_lang); else its English, marked so in a page of another language.
+function englishNote(rated) {
+  const note = rated.note;
   if (!note) return null;
-  return lang === "en" ? note : h("span", { lang: "en", dir: "ltr", class: "own-note" }, note);
+  const said = rated.note_lang || "en";
+  return said === lang ? note : h("span", { lang: said, dir: "ltr", class: "own-note" }, note);
 }
 
 function poolTable(board, pool) {
@@ -98,7 +101,7 @@ async function show() {
   }
   document.title = t("{game} ratings — Ludus", { game: game.title });
   const choose = (game.rated.choose || []).map((o) => o.replace(/_/g, "-"));
-  replaceChildren($("game-note"), englishNote(game.rated.note), game.rated.note ? " " : null,
+  replaceChildren($("game-note"), englishNote(game.rated), game.rated.note ? " " : null,
     choose.length ? t("A rated table may choose: {options}; every other option is the standard one.", { options: choose.join(", ") })
       : t("A rated table uses the standard options."));
   replaceChildren($("pools"), h("p", { class: "muted" }, t("Loading…")));
