@@ -411,6 +411,9 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
     @app.exception_handler(ProtocolError)
     async def _protocol_error(request: Request, exc: ProtocolError) -> Response:
         metrics.error_sent(exc.code, "http")
+        if exc.message_template:  # an error the catalog can say (an option check): in the reader's language
+            lang = choose_language(request.cookies.get(LANGUAGE_COOKIE), request.headers.get("accept-language"))
+            exc.message = exc.said_in(lang)
         return _error(exc)
 
     @app.exception_handler(RequestValidationError)

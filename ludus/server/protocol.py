@@ -15,6 +15,7 @@ from pydantic import BaseModel, model_validator
 from starlette.requests import Request  # at run time: FastAPI reads json_body's annotation
 
 from ..core.errors import LudusError
+from ..i18n import DEFAULT_LANGUAGE, gettext, use_language
 
 __all__ = [
     "BODY_DEPTH",
@@ -55,6 +56,25 @@ class ProtocolError(LudusError):
         self.reason: dict[str, Any] | None = None
         """For a rule's refusal (``illegal``): its language-neutral ``{"code", "params"}``, which
         a client renders in its reader's language (docs/i18n.md); None where the rules give none."""
+
+    @classmethod
+    def carrying(cls, code: str, error: LudusError) -> ProtocolError:
+        """``error``'s English text under ``code``, keeping the template and params it was raised with
+        (an option check's :class:`~ludus.core.errors.Message`), so the server can say it in the
+        reader's language (:meth:`said_in`)."""
+        exc = cls(code, str(error))
+        exc.message_template, exc.message_params = error.message_template, dict(error.message_params)
+        return exc
+
+    def said_in(self, lang: str) -> str:
+        """The message in ``lang`` where it has a template the catalog translates; else the English."""
+        if not self.message_template or lang == DEFAULT_LANGUAGE:
+            return self.message
+        try:
+            with use_language(lang):
+                return gettext(self.message_template, **self.message_params)
+        except (KeyError, IndexError, ValueError):  # a translation that does not fit its params: English
+            return self.message
 
     @classmethod
     def refused(cls, reason: str, code: str = "illegal") -> ProtocolError:

@@ -96,7 +96,7 @@ def check_options(game: Game, values: Any) -> Any:
     try:
         return game.parse_options(values)
     except InvalidOptions as exc:
-        raise ProtocolError("bad_options", str(exc)) from None
+        raise ProtocolError.carrying("bad_options", exc) from None
 
 
 class TableRegistry:

@@ -307,3 +307,15 @@ def test_a_refused_move_is_said_in_the_sockets_language(web):
     finally:
         ann.close()
         bob.close()
+
+
+def test_an_option_check_is_refused_in_the_readers_language(web):
+    """The engine's option checks carry their message's template: the server's ``bad_options``
+    error says it in the request's language; an English reader gets the engine's own sentence."""
+    with httpx.Client(base_url=web.url, timeout=10) as http:
+        said = {lang: http.post("/api/games/gorus-maximus/options", json={"options": {"players": 12}},
+                                headers={"accept-language": lang}) for lang in ("en", "es", "fa")}
+    assert all(r.status_code == 400 and r.json()["code"] == "bad_options" for r in said.values())
+    assert said["en"].json()["error"].startswith("Gorus Maximus is for 1 to 8 players, not 12")
+    assert said["es"].json()["error"].startswith("Gorus Maximus es para 1 a 8 jugadores, no 12")
+    assert re.search("[\u0600-\u06ff]", said["fa"].json()["error"]) and "۱۲" in said["fa"].json()["error"]
