@@ -9,10 +9,11 @@ from datetime import datetime
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from ..core.errors import LudusError
-from ..i18n import _
+from ..i18n import _, ngettext
 from .tournament import progress_bar
 
 __all__ = ["add_command", "list_scenarios", "run_analyze_command"]
@@ -44,9 +45,9 @@ def list_scenarios(game_name: str, console: Console) -> int:
     from ..sim.scenarios import scenarios_for
 
     game = get_game(game_name)
-    table = Table("key", "mode", "title", "options", title=f"{game.title} scenarios")
+    table = Table(_("key"), _("mode"), _("title"), _("options"), title=_("{game} scenarios", game=_(game.title)))
     for s in scenarios_for(game):
-        table.add_row(s.key, s.mode, s.title, ", ".join(f"{k}={v}" for k, v in s.options.items()) or "defaults")
+        table.add_row(s.key, s.mode, s.title, ", ".join(f"{k}={v}" for k, v in s.options.items()) or _("defaults"))
     console.print(table)
     return 0
 
@@ -65,29 +66,33 @@ def run_analyze_command(args: argparse.Namespace, console: Console) -> int:
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     out = Path(args.out) if args.out else Path(f"analysis-{game.name}-{stamp}")
     if out.exists() and not out.is_dir():
-        raise LudusError(f"--out {out} exists and is not a folder")
+        raise LudusError(_("--out {path} exists and is not a folder", path=str(out)))
     workers = args.workers or default_workers()
-    total = sum(spec.games for _, spec in planned)
-    console.print(f"[bold]{game.title}[/] balance analysis: {len(planned)} scenario(s) × {args.games} games, "
-                  f"{kind} at every seat, seed {seed}")
+    total = sum(spec.games for _key, spec in planned)
+    title = escape(_(game.title))  # not inside ngettext's call: Babel's extractor would lose the plural
+    console.print(ngettext("[bold]{title}[/] balance analysis: {count} scenario × {games} games, {agent} at every "
+                           "seat, seed {seed}", "[bold]{title}[/] balance analysis: {count} scenarios × {games} games, "
+                           "{agent} at every seat, seed {seed}", len(planned), title=title,
+                           count=len(planned), games=args.games, agent=kind, seed=seed))
     started = time.perf_counter()
     try:
         with progress_bar(console) as bar:
-            task = bar.add_task("games", total=total)
+            task = bar.add_task(_("games"), total=total)
             analysis = analyze(game.name, args.games, seed, kind, keys, backend=args.backend, workers=workers,
                                address=args.address, progress=lambda k: bar.advance(task, k))
     except KeyboardInterrupt:
-        console.print("[yellow]Interrupted;[/] nothing was written.")
+        console.print(_("[yellow]Interrupted;[/] nothing was written."))
         return 130
     elapsed = time.perf_counter() - started
     written = write_report(analysis, out, plots=not args.no_plots, parquet=args.parquet)
-    table = Table("scenario", "games", "win rates by seat or side", "shared wins", "mean decisions",
-                  title="Balance summary")
+    table = Table(_("scenario"), _("games"), _("win rates by seat or side"), _("shared wins"), _("mean decisions"),
+                  title=_("Balance summary"))
     for s in analysis.scenarios:
         rates = " / ".join(f"{t.win_rate:.2f}" for t in s.side_tallies)
         table.add_row(s.scenario.key, str(s.games), rates, f"{s.shared / s.games:.2f}",
                       f"{sum(s.decisions) / s.games:.0f}")
     console.print(table)
-    console.print(f"Played {total} games in {elapsed:.1f} s. Report: [bold]{out / 'report.md'}[/] "
-                  f"(and report.html); files: " + ", ".join(p.name for p in written))
+    console.print(_("Played {games} games in {seconds} s. Report: [bold]{report}[/] (and report.html); files: "
+                    "{files}", games=total, seconds=round(elapsed, 1), report=escape(str(out / "report.md")),
+                    files=_(", ").join(p.name for p in written)))
     return 0

@@ -10,11 +10,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
 from ..core.errors import LudusError
-from ..i18n import _
+from ..i18n import _, ngettext
 from .play import parse_option_pairs
 
 __all__ = [
@@ -60,7 +61,7 @@ def build_spec(args: argparse.Namespace) -> TournamentSpec:
     values = parse_option_pairs(args.option)
     if args.players is not None:
         if "players" not in {o.name for o in game.describe_options()}:
-            raise LudusError(f"{game.title} has no player-count option; drop --players")
+            raise LudusError(_("{game} has no player-count option; drop --players", game=_(game.title)))
         values["players"] = args.players
     options = game.parse_options(values)
     agents = args.agents
@@ -74,9 +75,9 @@ def build_spec(args: argparse.Namespace) -> TournamentSpec:
 
 def check_backend(args: argparse.Namespace) -> None:
     if args.workers is not None and args.workers < 1:
-        raise LudusError(f"--workers must be at least 1, not {args.workers}")
+        raise LudusError(_("--workers must be at least 1, not {value}", value=args.workers))
     if args.address and args.backend != "ray":
-        raise LudusError("--address needs --backend ray")
+        raise LudusError(_("--address needs --backend ray"))
     if args.backend == "ray":
         from ..sim.backends import import_ray
 
@@ -85,12 +86,12 @@ def check_backend(args: argparse.Namespace) -> None:
         try:
             import pyarrow  # noqa: F401
         except ImportError:
-            raise LudusError("--parquet needs pyarrow: pip install 'ludus[parquet]'") from None
+            raise LudusError(_("--parquet needs pyarrow: pip install 'ludus[parquet]'")) from None
 
 
 def progress_bar(console: Console) -> Progress:
     return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(), console=console)
+                    TimeElapsedColumn(), TextColumn(_("eta")), TimeRemainingColumn(), console=console)
 
 
 def fmt_ci(lo: float, hi: float) -> str:
@@ -101,11 +102,11 @@ def results_table(summary: Summary, title: str) -> Table:
     shared = any(abs(t.wins - t.share) > 1e-9 for t in summary.agents.values())  # ties or team wins
     table = Table(title=title)
     table.add_column("#", justify="right")
-    table.add_column("agent", no_wrap=True)
-    for col in ("games", "share", "95% CI") + (("win rate",) if shared else ()) + ("score",):
+    table.add_column(_("agent"), no_wrap=True)
+    for col in (_("games"), _("share"), _("95% CI")) + ((_("win rate"),) if shared else ()) + (_("score"),):
         table.add_column(col, justify="right", no_wrap=True)
     if summary.ratings:
-        table.add_column("rating", justify="right", no_wrap=True)
+        table.add_column(_("rating"), justify="right", no_wrap=True)
     for rank, label in enumerate(summary.ranked(), 1):
         t = summary.agents[label]
         row = [str(rank), label, str(t.games), f"{t.win_share:.3f}", fmt_ci(*t.share_ci)]
@@ -120,8 +121,8 @@ def results_table(summary: Summary, title: str) -> Table:
 
 
 def seats_table(summary: Summary) -> Table:
-    table = Table(title="By seat (any agent)")
-    for col in ("seat", "games", "share", "95% CI", "score"):
+    table = Table(title=_("By seat (any agent)"))
+    for col in (_("seat"), _("games"), _("share"), _("95% CI"), _("score")):
         table.add_column(col, justify="right")
     for seat, t in sorted(summary.seats.items()):
         table.add_row(str(seat + 1), str(t.games), f"{t.win_share:.3f}", fmt_ci(*t.share_ci), f"{t.mean_score:.2f}")
@@ -141,27 +142,38 @@ def run_tournament_command(args: argparse.Namespace, console: Console) -> int:
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     out = Path(args.out) if args.out else Path(f"tournament-{spec.game}-{stamp}")
     if out.exists() and not out.is_dir():
-        raise LudusError(f"--out {out} exists and is not a folder")
+        raise LudusError(_("--out {path} exists and is not a folder", path=str(out)))
     workers = args.workers or default_workers()
     n = len(spec.agents)
-    console.print(f"[bold]{game.title}[/] tournament: {spec.games} games, seed {spec.seed}, "
-                  f"{args.backend} backend" + (f" at {args.address}" if args.address else f", {workers} worker(s)"))
-    console.print("Lineup (rotated one seat per game): " + ", ".join(spec.labels))
+    title = escape(_(game.title))
+    if args.address:
+        console.print(_("[bold]{title}[/] tournament: {games} games, seed {seed}, {backend} backend at {address}",
+                        title=title, games=spec.games, seed=spec.seed, backend=args.backend,
+                        address=escape(args.address)))
+    else:
+        console.print(ngettext("[bold]{title}[/] tournament: {games} games, seed {seed}, {backend} backend, "
+                               "{count} worker", "[bold]{title}[/] tournament: {games} games, seed {seed}, "
+                               "{backend} backend, {count} workers", workers, title=title, games=spec.games,
+                               seed=spec.seed, backend=args.backend, count=workers))
+    console.print(_("Lineup (rotated one seat per game): {agents}", agents=_(", ").join(spec.labels)))
     if spec.games % n:
-        console.print(f"[yellow]Note:[/] {spec.games} is not a multiple of {n}, so the seats are not exactly "
-                      "balanced between agents.")
+        console.print(_("[yellow]Note:[/] {games} is not a multiple of {seats}, so the seats are not exactly "
+                        "balanced between agents.", games=spec.games, seats=n))
     started = time.perf_counter()
     try:
         with progress_bar(console) as bar:
-            task = bar.add_task("games", total=spec.games)
+            task = bar.add_task(_("games"), total=spec.games)
             results = run_tournament(spec, backend=args.backend, workers=workers, address=args.address,
                                      progress=lambda k: bar.advance(task, k))
     except KeyboardInterrupt:
-        console.print("[yellow]Interrupted;[/] nothing was written.")
+        console.print(_("[yellow]Interrupted;[/] nothing was written."))
         return 130
     elapsed = time.perf_counter() - started
     summary = summarize(results, spec.agents, spec.labels)
-    console.print(results_table(summary, f"{game.title}: {spec.games} games, seed {spec.seed}"))
+    title = _(game.title)  # not inside ngettext's call: Babel's extractor would lose the plural
+    console.print(results_table(summary, ngettext("{title}: {count} game, seed {seed}",
+                                                  "{title}: {count} games, seed {seed}", spec.games,
+                                                  title=title, count=spec.games, seed=spec.seed)))
     if n > 1:
         console.print(seats_table(summary))
     run_info = {"backend": args.backend, "workers": workers, "address": args.address, "seconds": round(elapsed, 3),
@@ -169,5 +181,6 @@ def run_tournament_command(args: argparse.Namespace, console: Console) -> int:
     written = export_tournament(out, spec, results, summary, parquet=args.parquet, run_info=run_info)
     if not args.no_plots:
         written += plot_tournament(summary, out)
-    console.print(f"Played in {elapsed:.1f} s. Wrote to [bold]{out}[/]: " + ", ".join(p.name for p in written))
+    console.print(_("Played in {seconds} s. Wrote to [bold]{path}[/]: {files}", seconds=round(elapsed, 1),
+                    path=escape(str(out)), files=_(", ").join(p.name for p in written)))
     return 0
