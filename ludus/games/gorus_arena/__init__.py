@@ -32,7 +32,7 @@ PLUGIN = GamePlugin(
     rated=RatedPlay(
         pools=(RatingPool("duel", "2 players", 2, 2), RatingPool("table", "3 to 5 players", 3, 5)),
         choose=("players",),
-        note=N_("With two players every bout is a duel; from three up, auctions and attacks have several "
+        note=N_("With two players every round is a duel; from three up, auctions and attacks have several "
              "rivals, so those games are rated apart."),
     ),
 )
