@@ -39,8 +39,8 @@ def test_a_tournament_in_persian_and_spanish(tmp_path, monkeypatch, capsys):
 def test_the_scenarios_list_and_a_balance_analysis_in_persian(tmp_path, monkeypatch, capsys):
     listed = run(monkeypatch, capsys, "fa", "analyze", "--game", "gladius", "--list")
     assert "سناریوهای" in listed and "کلید" in listed and "scenarios" not in listed
-    text = run(monkeypatch, capsys, "fa", "analyze", "--game", "gladius", "--games", "2", "--seed", "3", "--agent", "random",
-               "--workers", "1", "--no-plots", "--out", str(tmp_path / "a"))
+    text = run(monkeypatch, capsys, "fa", "analyze", "--game", "gladius", "--games", "2", "--seed", "3",
+               "--agent", "random", "--workers", "1", "--no-plots", "--out", str(tmp_path / "a"))
     assert "تحلیل توازن" in text and "خلاصهٔ توازن" in text and PERSIAN.search(text)
     for english in ("balance analysis", "Balance summary", "Played", "win rates by seat"):
         assert english not in text, english
