@@ -143,9 +143,19 @@ def _format(text: str, params: dict[str, Any]) -> str:
     if not params:
         return text
     lang = get_language()
-    values = {k: format_number(v, lang) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
-              for k, v in params.items()}
-    return text.format(**values)
+    return text.format(**{k: _param(v, lang) for k, v in params.items()})
+
+
+def _param(value: Any, lang: str) -> Any:
+    """A parameter as the language writes it: a number in its digits; a message inside a message
+    (a :class:`ludus.core.errors.Message`, known here by its ``template`` and ``params``, such as a
+    game's title) translated in turn."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return format_number(value, lang)
+    template, params = getattr(value, "template", None), getattr(value, "params", None)
+    if isinstance(value, str) and isinstance(template, str) and isinstance(params, dict):
+        return gettext(template, **params)
+    return value
 
 
 def gettext(message: str, /, **params: Any) -> str:

@@ -31,7 +31,9 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import Connection, case, delete, insert, select, update
 
+from ..core.errors import Message
 from ..games import game_names, get_game
+from ..i18n import N_
 from . import store as ops
 from .db import AccountRow, SeatRow, SessionRow, TableRow, utcnow
 from .live import hash_token, seat_label
@@ -78,20 +80,25 @@ def name_key(name: str) -> str:
 def check_name(name: Any) -> str:
     """An account name as typed (trimmed), or a ``bad_name`` refusal that says what is wrong."""
     if not isinstance(name, str):
-        raise ProtocolError("bad_name", "an account name must be text")
+        raise ProtocolError("bad_name", Message(N_("an account name must be text")))
     name = name.strip()
     if not MIN_NAME <= len(name) <= MAX_NAME:
-        raise ProtocolError("bad_name", f"an account name has {MIN_NAME} to {MAX_NAME} characters")
+        raise ProtocolError("bad_name", Message(N_("an account name has {low} to {high} characters"), low=MIN_NAME,
+                                                    high=MAX_NAME))
     if not _NAME.match(name) or any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise ProtocolError("bad_name", "an account name may have letters, digits, '_', '.' and '-' only")
+        raise ProtocolError("bad_name", Message(N_("an account name may have letters, digits, '_', '.' and '-' only")))
     return name
+
+
+_NOT_TEXT = {"password": N_("the password must be text"), "new password": N_("the new password must be text")}
 
 
 def check_password(password: Any, field: str = "password") -> str:
     if not isinstance(password, str):
-        raise ProtocolError("bad_password", f"the {field} must be text")
+        raise ProtocolError("bad_password", Message(_NOT_TEXT.get(field, _NOT_TEXT["password"])))
     if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
-        raise ProtocolError("bad_password", f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+        raise ProtocolError("bad_password", Message(N_("a password has {low} to {high} characters"), low=MIN_PASSWORD,
+                                                        high=MAX_PASSWORD))
     return password
 
 
@@ -142,8 +149,8 @@ class Accounts:
         (refused, with nothing taken, when either has none left); :meth:`_passed` gives it back."""
         wait = max(await self.hub.throttles.take(self._login_checks(name, address)))
         if wait > 0:
-            raise RateLimited(f"too many wrong passwords; please wait {whole_seconds(wait)} seconds before trying "
-                              "again", wait)
+            raise RateLimited(Message(N_("too many wrong passwords; please wait {seconds} seconds before trying again"),
+                                      seconds=whole_seconds(wait)), wait)
 
     async def _passed(self, name: str | None, address: str | None) -> None:
         """The password was right: the attempt does not count as a failure."""
@@ -155,7 +162,7 @@ class Accounts:
         await self._throttled(key, address)
         if not isinstance(password, str) or len(password) > MAX_PASSWORD:
             await self._passed(key, address)  # not a password at all: not counted, as before
-            raise ProtocolError("bad_login", "that is not your current password")
+            raise ProtocolError("bad_login", Message(N_("that is not your current password")))
         try:
             row = await self.hub.db(self._row_by_id, account.id)
             right = row is not None and await self._verify(row.password_hash, password)
@@ -163,7 +170,7 @@ class Accounts:
             await self._passed(key, address)  # not a wrong password: the database failed
             raise
         if not right:
-            raise ProtocolError("bad_login", "that is not your current password")
+            raise ProtocolError("bad_login", Message(N_("that is not your current password")))
         await self._passed(key, address)
 
     # ----------------------------------------------------------------- reads (on the database thread)
@@ -207,10 +214,11 @@ class Accounts:
         key = name_key(display)
         wait = max(await self.hub.throttles.take([(self.signups_by_address, address)]))
         if wait > 0:
-            raise RateLimited("too many accounts were made from your network address; please try again in "
-                              f"{whole_seconds(wait)} seconds", wait)
+            raise RateLimited(Message(N_("too many accounts were made from your network address; please try again in "
+                                         "{seconds} seconds"), seconds=whole_seconds(wait)), wait)
         if await self.hub.db(self._row_by_name, key) is not None:
-            raise ProtocolError("name_taken", f"the name {display!r} is taken; choose another, or log in")
+            raise ProtocolError("name_taken", Message(N_("the name '{name}' is taken; choose another, or log in"),
+                                                      name=display))
         hashed = await self._hash(password)
         seat_key = secrets.token_hex(32)
         token = secrets.token_urlsafe(32)
@@ -231,7 +239,8 @@ class Accounts:
             await self.hub.write(ops.Write(run, None, f"account {display!r}"))
         except ops.WriteFailed:
             if await self.hub.db(self._row_by_name, key) is not None:  # someone else took the name just now
-                raise ProtocolError("name_taken", f"the name {display!r} is taken; choose another") from None
+                raise ProtocolError("name_taken", Message(N_("the name '{name}' is taken; choose another"),
+                                                          name=display)) from None
             raise
         if anon_key:
             await self._move_live(anon_key, seat_key)
@@ -245,7 +254,7 @@ class Accounts:
         key = name_key(name.strip()) if isinstance(name, str) and len(name) <= 4 * MAX_NAME else None
         await self._throttled(key, address)
         if key is None or not isinstance(password, str) or len(password) > MAX_PASSWORD:
-            raise ProtocolError("bad_login", "wrong name or password")
+            raise ProtocolError("bad_login", Message(N_("wrong name or password")))
         try:
             row = await self.hub.db(self._row_by_name, key)
             right = await self._verify(row.password_hash if row else None, password) and row is not None
@@ -253,7 +262,7 @@ class Accounts:
             await self._passed(key, address)  # not a wrong password: the database failed
             raise
         if not right or row is None:
-            raise ProtocolError("bad_login", "wrong name or password")
+            raise ProtocolError("bad_login", Message(N_("wrong name or password")))
         await self._passed(key, address)
         rehash = await self._hash(password) if self.hasher.check_needs_rehash(row.password_hash) else None
         token = secrets.token_urlsafe(32)

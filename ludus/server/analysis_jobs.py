@@ -29,7 +29,9 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .protocol import ProtocolError, json_body
+from ..core.errors import Message
+from ..i18n import N_
+from .protocol import SEAT_RANGE, ProtocolError, json_body
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -91,9 +93,9 @@ class AnalysisJobs:
                 self.jobs.move_to_end(key)
                 return job
             if self.closed:
-                raise ProtocolError("busy", "the server is shutting down")
+                raise ProtocolError("busy", Message(N_("the server is shutting down")))
             if len(self.running) >= self.max_running and len(self.waiting) >= self.max_waiting:
-                raise ProtocolError("busy", "the server is analysing other games; try again in a minute")
+                raise ProtocolError("busy", Message(N_("the server is analysing other games; try again in a minute")))
             job = Job(code, seat, record)
             self.jobs[key] = job
             self._forget_old()
@@ -201,9 +203,9 @@ def add_analysis_routes(app: FastAPI, hub: Hub) -> None:
     async def _finished_seat(code: str, seat: int) -> tuple[Any, int]:
         table = await hub.get(code)
         if not table.state.is_terminal():
-            raise ProtocolError("not_finished", "a game can be analysed once it is over")
+            raise ProtocolError("not_finished", Message(N_("a game can be analysed once it is over")))
         if not 0 <= seat < len(table.seats):
-            raise ProtocolError("bad_seat", f"seat must be 0 to {len(table.seats) - 1}")
+            raise ProtocolError("bad_seat", Message(SEAT_RANGE, high=len(table.seats) - 1))
         return table, seat
 
     @app.post("/api/tables/{code}/analysis", dependencies=[Depends(json_body)])

@@ -33,12 +33,13 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import Message as AsgiMessage
 
-from ..core.errors import LudusError
+from ..core.errors import LudusError, Message
 from ..core.options import suggestion_label
 from ..games import game_names, get_game, translated_how_to_play
-from ..i18n import DEFAULT_LANGUAGE, _, get_language, use_language
+from ..i18n import DEFAULT_LANGUAGE, N_, _, get_language, use_language
 from ..i18n.web import COOKIE as LANGUAGE_COOKIE
 from ..i18n.web import choose_language
 from . import hinting, ratings
@@ -50,7 +51,7 @@ from .forward import Forwarder, client_address
 from .hub import Connection, Hub, RateLimited, Table, dumps, hash_token, server_options
 from .learn import add_learn_routes
 from .observability import CONTENT_TYPE, Metrics
-from .protocol import BODY_DEPTH, Checked, ProtocolError, RateLimit, error_body, json_body, parse_message
+from .protocol import BODY_DEPTH, SEAT_RANGE, Checked, ProtocolError, RateLimit, error_body, json_body, parse_message
 from .refusals import refusal_text
 from .store import Store
 
@@ -213,7 +214,7 @@ class BodyLimit:
                 break
         replayed = False
 
-        async def replay() -> Message:
+        async def replay() -> AsgiMessage:
             nonlocal replayed
             if not replayed:
                 replayed = True
@@ -411,7 +412,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
     @app.exception_handler(ProtocolError)
     async def _protocol_error(request: Request, exc: ProtocolError) -> Response:
         metrics.error_sent(exc.code, "http")
-        if exc.message_template:  # an error the catalog can say (an option check): in the reader's language
+        if exc.message_template:  # an error the catalog can say: in the reader's language
             lang = choose_language(request.cookies.get(LANGUAGE_COOKIE), request.headers.get("accept-language"))
             exc.message = exc.said_in(lang)
         return _error(exc)
@@ -503,7 +504,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
         from .hub import check_options
 
         if name not in game_names():
-            raise ProtocolError("bad_game", f"unknown game {name!r}")
+            raise ProtocolError("bad_game", Message(N_("unknown game '{name}'"), name=name))
         game = get_game(name)
         opts = check_options(game, body.options)
         return {"seats": game.num_seats(opts), "seat_names": game.seat_names(opts)}
@@ -515,7 +516,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
         from .rules import explain_data_values, explain_options, render_markdown, rules_html
 
         if name not in game_names():
-            raise ProtocolError("no_game", f"unknown game {name!r}; GET /api/games lists them")
+            raise ProtocolError("no_game", Message(N_("unknown game '{name}'; GET /api/games lists them"), name=name))
         game = get_game(name)
         opts = check_options(game, values)  # the same refusal as the options check above
         lang = choose_language(request.cookies.get(LANGUAGE_COOKIE), request.headers.get("accept-language"))
@@ -605,7 +606,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
     async def replay(code: str, request: Request, seat: int | None = None) -> dict[str, Any]:
         table = await hub.get(code)
         if seat is not None and not 0 <= seat < len(table.seats):
-            raise ProtocolError("bad_seat", f"seat must be 0 to {len(table.seats) - 1}")
+            raise ProtocolError("bad_seat", Message(SEAT_RANGE, high=len(table.seats) - 1))
         viewer = seat if seat is not None else table.seat_of((await _player(hub, request)).key)
         frames = hub.replay_frames(table, viewer)
         return {"table": _titled(request, table.public()), "names": table.names(), "viewer": viewer, "frames": frames}
@@ -649,7 +650,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
         assert me.key is not None
         name = me.account.name if me.account else body.name
         if name is None:
-            raise ProtocolError("bad_name", "please give a name")
+            raise ProtocolError("bad_name", Message(N_("please give a name")))
         hub.quick.join(me.key, name, body.game, body.players, body.rated, body.bots_after, me.account is not None)
         await hub.quick.match_once()  # the player who completes a pool learns it in this answer
         response = JSONResponse(hub.quick.status(me.key))
@@ -675,7 +676,8 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
     async def leaderboard(game: str, limit: int = Query(100, ge=1, le=500)) -> dict[str, Any]:
         """A game's leaderboard, one list per pool of player counts."""
         if game not in game_names():
-            raise ProtocolError("no_game", f"unknown game {game!r}; games here: {', '.join(game_names())}")
+            raise ProtocolError("no_game", Message(N_("unknown game '{name}'; games here: {games}"), name=game,
+                                                  games=", ".join(game_names())))
         return await hub.db(ratings.leaderboard, store().engine, game, limit)
 
     @app.get("/api/players/{name}")
@@ -683,7 +685,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
         """A player's public page: their name, since when, and their ratings with their history."""
         row = await hub.db(accounts.public_row, name)
         if row is None:
-            raise ProtocolError("no_player", f"there is no player {name[:40]!r}")
+            raise ProtocolError("no_player", Message(N_("there is no player '{name}'"), name=name[:40]))
         return {"name": row.name, "kind": "account", "since": _aware(row.created_at).isoformat(),
                 "href": f"/players/{row.name}",
                 "ratings": await hub.db(ratings.ratings_of, store().engine, f"account:{row.id}")}
@@ -693,7 +695,7 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
         """A bot kind's public ratings (the kinds the games offer)."""
         offered = {k for name in game_names() for k in bot_kinds(get_game(name))}
         if kind not in offered:
-            raise ProtocolError("no_player", f"there is no bot {kind[:40]!r}")
+            raise ProtocolError("no_player", Message(N_("there is no bot '{name}'"), name=kind[:40]))
         subject = ratings.bot_subject(kind)
         return {"name": f"{kind.capitalize()} bot", "kind": "bot", "since": None, "href": f"/bots/{kind}",
                 "ratings": await hub.db(ratings.ratings_of, store().engine, subject)}
@@ -701,14 +703,15 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
     async def logged_in(request: Request) -> Account:
         account = (await _player(hub, request)).account
         if account is None:
-            raise ProtocolError("not_logged_in", "you are not logged in")
+            raise ProtocolError("not_logged_in", Message(N_("you are not logged in")))
         return account
 
     @app.post("/api/account/signup", status_code=201, dependencies=[Depends(json_body)])
     async def signup(body: Credentials, request: Request) -> JSONResponse:
         player = await _player(hub, request)
         if player.account is not None:
-            raise ProtocolError("logged_in", f"you are logged in as {player.account.name}; log out first")
+            raise ProtocolError("logged_in", Message(N_("you are logged in as {name}; log out first"),
+                                                    name=player.account.name))
         account, token = await accounts.signup(body.name, body.password, player.key, _address(request))
         response = JSONResponse({"account": _account_json(account)}, status_code=201)
         _set_session(request, response, token)
@@ -801,7 +804,7 @@ async def _serve_socket(hub: Hub, table: Table, ws: WebSocket, config: ServerCon
         hub.connect(table, conn)
     except ProtocolError as exc:
         hub.metrics.error_sent(exc.code, "ws")
-        await ws.send_text(dumps({"type": "error", "id": None, "code": exc.code, "message": exc.message}))
+        await ws.send_text(dumps({"type": "error", "id": None, "code": exc.code, "message": exc.said_in(conn.lang)}))
         await ws.close(code=4404 if exc.code == "expired" else 4429, reason=exc.code)
         return
     sender = hub.spawn(_sender(hub, table, conn, ws), f"sender at table {table.code}")
@@ -855,7 +858,7 @@ async def _receiver(hub: Hub, table: Table, conn: Connection, ws: WebSocket, con
         mid = None
         try:
             if not conn.rate.allow(time.monotonic()):
-                raise ProtocolError("rate_limited", "too many messages; slow down")
+                raise ProtocolError("rate_limited", Message(N_("too many messages; slow down")))
             msg = parse_message(message.get("text") if message.get("text") is not None else message.get("bytes"),
                                 config.max_message_bytes)
             mid = msg.get("id")
@@ -865,6 +868,8 @@ async def _receiver(hub: Hub, table: Table, conn: Connection, ws: WebSocket, con
             reply = exc.message_json(mid)
             if exc.reason is not None:  # a rule's refusal: in the reader's language (docs/i18n.md)
                 reply["message"] = refusal_text(table.game.name, exc.message, exc.reason, conn.lang)
+            else:  # the server's own refusals too, where the catalog has them
+                reply["message"] = exc.said_in(conn.lang)
             conn.push(reply)
             if exc.code == "stale":
                 conn.mark_dirty()
@@ -888,7 +893,7 @@ async def _handle(hub: Hub, table: Table, conn: Connection, msg: dict[str, Any],
         conn.push({"type": "pong", "id": mid})
     elif kind == "resume":
         if conn.seat is None:
-            raise ProtocolError("not_seated", "spectators have no seat to take back")
+            raise ProtocolError("not_seated", Message(N_("spectators have no seat to take back")))
         await hub.hand_back(table, conn.seat)
         conn.push({"type": "ack", "id": mid})
     elif kind == "act":

@@ -22,6 +22,8 @@ import secrets
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
+from ..core.errors import Message
+from ..i18n import N_
 from .live import Connection, Table
 from .protocol import ProtocolError
 
@@ -91,18 +93,21 @@ class HintRunner:
 def ask(hub: Hub, table: Table, conn: Connection, mid: Any) -> None:
     """Check the request now (errors go back at once), then search in the background."""
     if not table.hints:
-        raise ProtocolError("hints_off", "hints are off at this table (they are chosen when the table is created)")
+        raise ProtocolError("hints_off", Message(N_("hints are off at this table (they are chosen when the table is "
+                                                      "created)")))
     seat = conn.seat
     if seat is None:
-        raise ProtocolError("not_seated", "only a seated player may ask for a hint, on their own turn")
+        raise ProtocolError("not_seated", Message(N_("only a seated player may ask for a hint, on their own turn")))
     if table.status != "playing" or not table.state.current_seats():
-        raise ProtocolError("not_your_turn", "there is no move to suggest: the game is not being played now")
+        raise ProtocolError("not_your_turn", Message(N_("there is no move to suggest: the game is not being played "
+                                                        "now")))
     if seat not in table.state.current_seats():
-        raise ProtocolError("not_your_turn", "a hint is for your own turn; wait until it is your move")
+        raise ProtocolError("not_your_turn", Message(N_("a hint is for your own turn; wait until it is your move")))
     key = (table.code, seat)
     runner: HintRunner = hub.hints
     if key in runner.running:
-        raise ProtocolError("hint_busy", "a hint for your seat is still being worked out; please wait for it")
+        raise ProtocolError("hint_busy", Message(N_("a hint for your seat is still being worked out; please wait "
+                                                    "for it")))
     runner.running.add(key)
     hub.spawn(_answer(hub, table, conn, seat, mid, key), f"hint for seat {seat} at table {table.code}")
 

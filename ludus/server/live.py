@@ -18,8 +18,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..agents.base import Agent
+from ..core.errors import Message
 from ..core.game import Game, State
 from ..core.plugin import RatingPool
+from ..i18n import N_
 from . import store as ops
 from .protocol import ProtocolError, RateLimit
 from .store import SeatData
@@ -44,7 +46,8 @@ def seat_label(kind: str, bot: str, name: str | None, index: int) -> str:
 
 
 def table_gone(code: str) -> ProtocolError:
-    return ProtocolError("expired", f"table {code} has expired: nobody joined it in time; create a new one")
+    return ProtocolError("expired", Message(N_("table {code} has expired: nobody joined it in time; create a new one"),
+                                           code=code))
 
 
 class Connection:

@@ -14,8 +14,8 @@ from typing import Any
 from pydantic import BaseModel, model_validator
 from starlette.requests import Request  # at run time: FastAPI reads json_body's annotation
 
-from ..core.errors import LudusError
-from ..i18n import DEFAULT_LANGUAGE, gettext, use_language
+from ..core.errors import LudusError, Message
+from ..i18n import DEFAULT_LANGUAGE, N_, gettext, use_language
 
 __all__ = [
     "BODY_DEPTH",
@@ -44,6 +44,11 @@ MESSAGE_TYPES = {
     "ping": {"id": False},
     "hint": {"id": False},  # "What would the bot play?" (ludus.server.hinting)
 }
+
+
+RATED_NEEDS_ACCOUNT = N_("rated games are for players with an account: log in or create one on Your games (/me)")
+SEAT_RANGE = N_("seat must be 0 to {high}")
+"""Refusals said in several places (each a catalog message, :class:`~ludus.core.errors.Message`)."""
 
 
 class ProtocolError(LudusError):
@@ -215,14 +220,14 @@ def dumps(msg: dict[str, Any]) -> str:
 def clean_name(name: Any) -> str:
     """A display name: trimmed, 1 to 24 printable characters, no control or formatting characters."""
     if not isinstance(name, str):
-        raise ProtocolError("bad_name", "a name must be text")
+        raise ProtocolError("bad_name", Message(N_("a name must be text")))
     name = " ".join(name.split())
     if not name:
-        raise ProtocolError("bad_name", "please give a name")
+        raise ProtocolError("bad_name", Message(N_("please give a name")))
     if len(name) > MAX_NAME:
-        raise ProtocolError("bad_name", f"a name may have at most {MAX_NAME} characters")
+        raise ProtocolError("bad_name", Message(N_("a name may have at most {count} characters"), count=MAX_NAME))
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
-        raise ProtocolError("bad_name", "a name may not contain control or invisible characters")
+        raise ProtocolError("bad_name", Message(N_("a name may not contain control or invisible characters")))
     return name
 
 

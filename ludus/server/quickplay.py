@@ -22,9 +22,11 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..core.errors import Message
 from ..games import game_names, get_game
+from ..i18n import N_
 from .bots import default_bot
-from .protocol import ProtocolError, clean_name
+from .protocol import RATED_NEEDS_ACCOUNT, ProtocolError, clean_name
 from .ratings import check_rated
 from .tables import check_options
 
@@ -75,21 +77,25 @@ class QuickPlay:
              member: bool) -> dict[str, Any]:
         """Wait in a pool (a second call replaces the first); checked before anything changes."""
         if game_name not in game_names():
-            raise ProtocolError("bad_game", f"unknown game {game_name!r}; games here: {', '.join(game_names())}")
+            raise ProtocolError("bad_game", Message(N_("unknown game '{name}'; games here: {games}"),
+                                                   name=str(game_name), games=", ".join(game_names())))
         game = get_game(game_name)
         if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= game.max_seats:
-            counts = "2 players" if game.max_seats <= 2 else f"2 to {game.max_seats} players"
-            raise ProtocolError("bad_players", f"quick play for {game.title} is for {counts}")
+            said = Message(N_("quick play for {game} is for {low} to {high} players"), game=Message(game.title), low=2,
+                           high=game.max_seats) if game.max_seats > 2 else \
+                Message(N_("quick play for {game} is for {count} players"), game=Message(game.title), count=2)
+            raise ProtocolError("bad_players", said)
         options = self._options(game, players)
         if rated:
             if not member:
-                raise ProtocolError("not_logged_in", "rated games are for players with an account: log in or create "
-                                                     "one on Your games (/me)")
+                raise ProtocolError("not_logged_in", Message(RATED_NEEDS_ACCOUNT))
             check_rated(game, game.parse_options(options), ["human"] * players, False)
         if bots_after is not None and (not isinstance(bots_after, int) or isinstance(bots_after, bool)
                                        or not MIN_BOT_WAIT <= bots_after <= MAX_BOT_WAIT):
-            raise ProtocolError("bad_wait", f"the wait before bots fill the seats must be {MIN_BOT_WAIT} to "
-                                            f"{MAX_BOT_WAIT} seconds (or no wait given, for people only)")
+            raise ProtocolError("bad_wait", Message(N_("the wait before bots fill the seats must be {low} to {high} "
+                                                       "seconds "
+                                                       "(or no wait given, for people only)"),
+                                                    low=MIN_BOT_WAIT, high=MAX_BOT_WAIT))
         shown = clean_name(name)
         now = time.monotonic()
         old = self.entries.get(key)
@@ -126,10 +132,11 @@ class QuickPlay:
         try:
             parsed = check_options(game, options)
         except ProtocolError as exc:  # e.g. a count the game is not played with
-            raise ProtocolError("bad_players", exc.message) from None
+            raise ProtocolError.carrying("bad_players", exc) from None
         if game.num_seats(parsed) != players:
-            raise ProtocolError("bad_players", f"{game.title} is played by {game.num_seats(parsed)} here, "
-                                               f"not {players}")
+            raise ProtocolError("bad_players", Message(N_("{game} is played by {seats} here, not {players}"),
+                                                          game=Message(game.title), seats=game.num_seats(parsed),
+                                                          players=players))
         return options
 
     # ----------------------------------------------------------------- matching

@@ -27,9 +27,10 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Connection, delete, func, insert, select, update
 from sqlalchemy.engine import Engine
 
-from ..core.errors import LudusError
+from ..core.errors import LudusError, Message
 from ..core.plugin import RatedPlay, RatingPool
 from ..games import get_game, get_plugin, plugins
+from ..i18n import N_
 from ..sim.stats import winners_first
 from .bots import offered_name
 from .db import AccountRow, RatedSeatRow, RatingRow, utcnow
@@ -78,29 +79,47 @@ def pool_of(game: Game, seats: int) -> RatingPool | None:
     return rated.pool_for(seats) if rated else None
 
 
+def _pools_said(pools: Sequence[RatingPool]) -> Message:
+    """The player counts of a game's pools as a sentence says them ("2 players or 3 to 8 players")."""
+    said = [Message(N_("{count} players"), count=p.min_seats) if p.min_seats == p.max_seats
+            else Message(N_("{low} to {high} players"), low=p.min_seats, high=p.max_seats) for p in pools]
+    out = said[0]
+    for more in said[1:]:
+        out = Message(N_("{first} or {second}"), first=out, second=more)
+    return out
+
+
 def check_rated(game: Game, options: Any, kinds: Sequence[str], hints: bool) -> RatingPool:
     """The pool a rated table with these options and seat kinds is rated in, or a ``not_rated``
     refusal saying what to change."""
     rated = rated_play(game)
     if rated is None:
-        raise ProtocolError("not_rated", f"{game.title} has no rated play yet; create a casual table")
+        raise ProtocolError("not_rated", Message(N_("{game} has no rated play yet; create a casual table"),
+                                                    game=Message(game.title)))
     if hints:
-        raise ProtocolError("not_rated", "rated tables give no hints; turn hints off or play a casual table")
+        raise ProtocolError("not_rated", Message(N_("rated tables give no hints; turn hints off or play a casual "
+                                                    "table")))
     standard = game.parse_options({})
     for f in dataclasses.fields(standard):
         if f.name not in rated.choose and getattr(options, f.name) != getattr(standard, f.name):
             free = " and ".join(name.replace("_", "-") for name in rated.choose)
-            chosen = f"only {free} can be chosen" if free else "no option can be changed"
-            raise ProtocolError("not_rated", f"rated tables play {game.title}'s standard rules ({chosen}): "
-                                             f"{f.name.replace('_', '-')} must stay {getattr(standard, f.name)!r}; "
-                                             "play variants at a casual table")
+            option, value = f.name.replace("_", "-"), repr(getattr(standard, f.name))
+            said = Message(N_("rated tables play {game}'s standard rules (only {free} can be chosen): {option} must "
+                              "stay {value}; play variants at a casual table"), game=Message(game.title), free=free,
+                           option=option, value=value) if free else \
+                Message(N_("rated tables play {game}'s standard rules (no option can be changed): {option} must stay "
+                           "{value}; play variants at a casual table"), game=Message(game.title), option=option,
+                        value=value)
+            raise ProtocolError("not_rated", said)
     n = len(kinds)
     pool = rated.pool_for(n)
     if pool is None:
-        counts = ", ".join(p.label for p in rated.pools)
-        raise ProtocolError("not_rated", f"{game.title} is rated for {counts}, not {n} player(s)")
+        raise ProtocolError("not_rated", Message(N_("{game} is rated for {pools}, not for a table of {count}"),
+                                                 game=Message(game.title), pools=_pools_said(rated.pools), count=n))
     if "human" not in kinds:
-        raise ProtocolError("not_rated", "a rated table needs at least one player's seat; bots alone are not rated")
+        raise ProtocolError("not_rated", Message(N_("a rated table needs at least one player's seat; bots alone are "
+                                                    "not "
+                                                "rated")))
     return pool
 
 
@@ -243,7 +262,7 @@ def leaderboard(engine: Engine, game_name: str, limit: int = 100) -> dict[str, A
     game = get_game(game_name)
     rated = get_plugin(game_name).rated
     if rated is None:
-        raise ProtocolError("no_game", f"{game.title} has no rated play")
+        raise ProtocolError("no_game", Message(N_("{game} has no rated play"), game=Message(game.title)))
     out = []
     with engine.connect() as c:
         for pool in rated.pools:

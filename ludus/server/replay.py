@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.errors import Message
 from ..core.records import record_of
+from ..i18n import N_
 from .live import Table
 from .protocol import ProtocolError
 from .views import viewer_record
@@ -29,7 +31,7 @@ def record_for(table: Table, viewer: int | None) -> dict[str, Any]:
 def replay_frames(table: Table, viewer: int | None) -> list[dict[str, Any]]:
     """The finished game move by move, each frame the table as ``viewer`` saw it after that move."""
     if not table.state.is_terminal():
-        raise ProtocolError("not_finished", "the replay opens when the game is over")
+        raise ProtocolError("not_finished", Message(N_("the replay opens when the game is over")))
     key = viewer
     frames = table.replays.get(key)
     if frames is not None:

@@ -13,9 +13,11 @@ import time
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from ..core.errors import Message
+from ..i18n import N_
 from . import store as ops
 from .live import Connection, Seat, Table, table_gone
-from .protocol import ProtocolError, clean_name
+from .protocol import SEAT_RANGE, ProtocolError, clean_name
 
 __all__ = ["Seating"]
 
@@ -44,19 +46,21 @@ class Seating:
             if table.status == "expired":
                 raise table_gone(table.code)
             if table.status != "open":
-                raise ProtocolError("table_full", "this game has started; you can watch it")
+                raise ProtocolError("table_full", Message(N_("this game has started; you can watch it")))
             if table.rated and not member:
-                raise ProtocolError("account_needed", "this table is rated: only players with an account sit at "
-                                                      "it; log in or create an account on Your games (/me)")
+                raise ProtocolError("account_needed", Message(N_("this table is rated: only players with an account "
+                                                                 "sit "
+                                                                 "at it; log in or create an account on Your games "
+                                                                 "(/me)")))
             free = [s for s in table.seats if s.kind == "human" and s.token_hash is None]
             if seat is not None:
                 if not isinstance(seat, int) or not 0 <= seat < len(table.seats):
-                    raise ProtocolError("bad_seat", f"seat must be 0 to {len(table.seats) - 1}")
+                    raise ProtocolError("bad_seat", Message(SEAT_RANGE, high=len(table.seats) - 1))
                 free = [s for s in free if s.index == seat]
                 if not free:
-                    raise ProtocolError("seat_taken", f"seat {seat + 1} is not free")
+                    raise ProtocolError("seat_taken", Message(N_("seat {number} is not free"), number=seat + 1))
             if not free:
-                raise ProtocolError("table_full", "every seat is taken; you can watch")
+                raise ProtocolError("table_full", Message(N_("every seat is taken; you can watch")))
             chosen = free[0]
             before = (chosen.name, chosen.token_hash)
             chosen.name, chosen.token_hash = display, key
@@ -81,7 +85,7 @@ class Seating:
         async with table.lock:
             index = table.seat_of(key)
             if index is None:
-                raise ProtocolError("not_seated", "you have no seat at this table")
+                raise ProtocolError("not_seated", Message(N_("you have no seat at this table")))
             seat = table.seats[index]
             if table.status == "open":
                 seat.name, seat.token_hash = None, None
@@ -101,16 +105,19 @@ class Seating:
             raise table_gone(table.code)
         if conn.seat is not None:
             if table.seats[conn.seat].conns >= cfg.max_connections_per_seat:
-                raise ProtocolError("busy", f"your seat is already open in {cfg.max_connections_per_seat} windows; "
-                                            "close one of them")
+                raise ProtocolError("busy", Message(N_("your seat is already open in {count} windows; close one of "
+                                                       "them"),
+                                                       count=cfg.max_connections_per_seat))
         else:
             watching = sum(1 for c in table.conns if c.seat is None)
             if watching >= cfg.max_spectators_per_table:
-                raise ProtocolError("busy", "this table has as many spectators as it can take; try again later")
+                raise ProtocolError("busy", Message(N_("this table has as many spectators as it can take; try again "
+                                                       "later")))
             if conn.address is not None:
                 if self.spectators[conn.address] >= cfg.max_spectators_per_address:
-                    raise ProtocolError("busy", "too many tables are being watched from your network address; "
-                                                "close some of them")
+                    raise ProtocolError("busy", Message(N_("too many tables are being watched from your network "
+                                                           "address; "
+                                                           "close some of them")))
                 self.spectators[conn.address] += 1
                 conn.counted = True
         table.conns.add(conn)

@@ -20,15 +20,16 @@ import time
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
-from ..core.errors import IllegalAction, InvalidOptions, LudusError, RecordError
+from ..core.errors import IllegalAction, InvalidOptions, LudusError, Message, RecordError
 from ..core.game import Game
 from ..core.options import OptionInfo, options_to_json
 from ..games import game_names, get_game
+from ..i18n import N_
 from . import store as ops
 from .bots import bot_kinds, default_bot
 from .db import server_secret
 from .live import Seat, Table, seat_label, table_gone
-from .protocol import ProtocolError, RateLimited, clean_name, whole_seconds
+from .protocol import RATED_NEEDS_ACCOUNT, ProtocolError, RateLimited, clean_name, whole_seconds
 from .ratings import check_rated, pool_of
 from .store import TableData
 from .throttles import Limit
@@ -91,8 +92,8 @@ def check_options(game: Game, values: Any) -> Any:
     for key, value in values.items():
         info = file_options.get(str(key).replace("-", "_"))
         if info is not None and value != info.default:
-            raise ProtocolError("bad_options", f"option {key!r} names a file; this server does not read files "
-                                               "chosen by players")
+            raise ProtocolError("bad_options", Message(N_("option '{name}' names a file; this server does not read "
+                                                          "files chosen by players"), name=str(key)))
     try:
         return game.parse_options(values)
     except InvalidOptions as exc:
@@ -215,22 +216,22 @@ class TableRegistry:
                 self.finished.move_to_end(code)
             return table
         if not code or len(code) > 16 or any(ch not in CODE_ALPHABET for ch in code):
-            raise ProtocolError("no_table", f"there is no table {code!r}")
+            raise ProtocolError("no_table", Message(N_("there is no table '{code}'"), code=code))
         store = self.hub.store
         assert store is not None
         data = await self.hub.db(store.load_table, code)
         if data is None:
-            raise ProtocolError("no_table", f"there is no table {code!r}")
+            raise ProtocolError("no_table", Message(N_("there is no table '{code}'"), code=code))
         if data.status == "expired":
             raise table_gone(code)
         if self.hub.leases.enabled and data.status in ("open", "playing"):
             ours, _ = await self.hub.leases.claim(code)
             if not ours:
-                raise ProtocolError("moved", f"table {code} is played by another server of this group; "
-                                             "reload the page to reach it")
+                raise ProtocolError("moved", Message(N_("table {code} is played by another server of this group; "
+                                                        "reload the page to reach it"), code=code))
             adopted = await self.adopt(code)
             if adopted is None:
-                raise ProtocolError("no_table", f"there is no table {code!r}")
+                raise ProtocolError("no_table", Message(N_("there is no table '{code}'"), code=code))
             return adopted
         table = tables.get(code) or self.build(data)
         tables[code] = table
@@ -280,37 +281,44 @@ class TableRegistry:
         """
         hub = self.hub
         if game_name not in game_names():
-            raise ProtocolError("bad_game", f"unknown game {game_name!r}; games here: {', '.join(game_names())}")
+            raise ProtocolError("bad_game", Message(N_("unknown game '{name}'; games here: {games}"),
+                                                   name=str(game_name), games=", ".join(game_names())))
         game = get_game(game_name)
         opts = check_options(game, options)
         n = game.num_seats(opts)
         if len(seats) != n:
-            raise ProtocolError("bad_seats", f"these options make a {n}-seat game, but {len(seats)} seat(s) were given")
+            raise ProtocolError("bad_seats", Message(N_("these options make a game of {seats} seats, but {given} "
+                                                        "were given"),
+                                                    seats=n, given=len(seats)))
         kinds = bot_kinds(game, offered=False)
         seat_objs: list[Seat] = []
         for i, spec in enumerate(seats):
             kind = spec.get("kind")
             bot = spec.get("bot") or default_bot(game)
             if kind not in ("human", "bot"):
-                raise ProtocolError("bad_seats", f"seat {i + 1}: kind must be 'human' or 'bot'")
+                raise ProtocolError("bad_seats", Message(N_("seat {number}: kind must be 'human' or 'bot'"),
+                                                        number=i + 1))
             if bot not in kinds:
-                raise ProtocolError("bad_seats", f"seat {i + 1}: unknown bot {bot!r}; bots for {game.title}: "
-                                                 + ", ".join(bot_kinds(game)))
+                raise ProtocolError("bad_seats", Message(N_("seat {number}: unknown bot '{bot}'; bots for {game}: "
+                                                            "{bots}"),
+                                                        number=i + 1, bot=str(bot), game=Message(game.title),
+                                                        bots=", ".join(bot_kinds(game))))
             seat_objs.append(Seat(i, kind, bot))
         pool = None
         if rated:
             if not member and rematch_of is None:
-                raise ProtocolError("not_logged_in", "rated tables are for players with an account: log in or "
-                                                     "create one on Your games (/me)")
+                raise ProtocolError("not_logged_in", Message(RATED_NEEDS_ACCOUNT))
             pool = check_rated(game, opts, [s.kind for s in seat_objs], hints)
         low = hub.config.min_clock
         if clock is not None and not low <= clock <= MAX_CLOCK:
-            raise ProtocolError("bad_clock", f"the turn clock must be {low} to {MAX_CLOCK} seconds per move, or off")
+            raise ProtocolError("bad_clock", Message(N_("the turn clock must be {low} to {high} seconds per move, "
+                                                        "or off"),
+                                                    low=low, high=MAX_CLOCK))
         if rematch_of is None:
             await self._limit_creation(key, address)
         live = sum(1 for t in hub.tables.values() if t.status in ("open", "playing"))
         if live >= hub.config.max_live_tables:
-            raise ProtocolError("busy", "this server has too many tables in play; try again later")
+            raise ProtocolError("busy", Message(N_("this server has too many tables in play; try again later")))
         humans = [s for s in seat_objs if s.kind == "human"]
         if rematch_of is not None:
             for s in seat_objs:
@@ -318,12 +326,13 @@ class TableRegistry:
                 s.name, s.token_hash = old.name, old.token_hash
         elif holders:
             if len(holders) != len(humans):
-                raise ProtocolError("bad_seats", f"{len(holders)} player(s) for {len(humans)} human seat(s)")
+                raise ProtocolError("bad_seats", Message(N_("{players} players for {seats} human seats"),
+                                                        players=len(holders), seats=len(humans)))
             for s, (holder, shown) in zip(humans, holders):
                 s.name, s.token_hash = clean_name(shown), holder
         elif name is not None and humans:
             if key is None:
-                raise ProtocolError("no_token", "a player token is needed to take a seat")
+                raise ProtocolError("no_token", Message(N_("a player token is needed to take a seat")))
             humans[0].name, humans[0].token_hash = clean_name(name), key
         status = "playing" if all(s.token_hash for s in humans) else "open"
         seed = secrets.randbits(63)
@@ -332,7 +341,7 @@ class TableRegistry:
         if hub.leases.enabled:
             ours, _ = await hub.leases.claim(code)
             if not ours:  # a code another worker took this very moment
-                raise ProtocolError("busy", "please try again")
+                raise ProtocolError("busy", Message(N_("please try again")))
         table = Table(code=code, game=game, options_json=options_to_json(opts), seed=seed, status=status,
                       clock_seconds=clock, listed=listed, seats=seat_objs, state=state, moves=[0] * n,
                       rematch_of=rematch_of.code if rematch_of else None, hints=bool(hints), pool=pool)
@@ -357,14 +366,17 @@ class TableRegistry:
         """Token buckets per player and per address (:mod:`.throttles`); both must allow it, then both are
         charged."""
         cfg = self.hub.config
-        checks = [(self.create_by_client, key, cfg.create_per_minute_client, cfg.create_burst_client, "you are"),
+        checks = [(self.create_by_client, key, cfg.create_per_minute_client, cfg.create_burst_client,
+                   N_("you are creating tables too fast (at most {burst} at once, then {rate} a minute); please try "
+                      "again in {seconds} seconds")),
                   (self.create_by_address, address, cfg.create_per_minute_address, cfg.create_burst_address,
-                   "your network address is")]
+                   N_("your network address is creating tables too fast (at most {burst} at once, then {rate} a "
+                      "minute); please try again in {seconds} seconds"))]
         waits = await self.hub.throttles.take([(limit, who) for limit, who, *_ in checks])
-        for wait, (_, _, rate, burst, who) in zip(waits, checks):
+        for wait, (_, _, rate, burst, said) in zip(waits, checks):
             if wait > 0:
-                raise RateLimited(f"{who} creating tables too fast (at most {burst} at once, then {rate:g} a minute); "
-                                  f"please try again in {whole_seconds(wait)} seconds", wait)
+                shown = int(rate) if float(rate).is_integer() else rate
+                raise RateLimited(Message(said, burst=burst, rate=shown, seconds=whole_seconds(wait)), wait)
 
     def _new_code(self) -> str:
         while True:
@@ -374,10 +386,10 @@ class TableRegistry:
 
     async def rematch(self, table: Table, key: str | None) -> Table:
         if table.seat_of(key) is None:
-            raise ProtocolError("not_seated", "only the players of this table can ask for a rematch")
+            raise ProtocolError("not_seated", Message(N_("only the players of this table can ask for a rematch")))
         async with table.lock:
             if table.status != "finished":
-                raise ProtocolError("not_finished", "a rematch can start once this game is over")
+                raise ProtocolError("not_finished", Message(N_("a rematch can start once this game is over")))
             if table.rematch_code:
                 return await self.get(table.rematch_code)
             seats = [{"kind": s.kind, "bot": s.bot} for s in table.seats]

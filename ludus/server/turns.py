@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Connection
 
 from ..agents.base import Agent, make_agent
-from ..core.errors import IllegalAction, RecordError
+from ..core.errors import IllegalAction, Message, RecordError
 from ..core.game import CHANCE, State
+from ..i18n import N_
 from . import ratings, views
 from . import store as ops
 from .live import PendingMove, Seat, Table
@@ -33,8 +34,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("ludus.server")
 
-UNCONFIRMED = ("the database did not confirm your move and cannot be asked right now, so it may or may not "
-               "have been saved; this table will acknowledge it or ask you to play again once the server knows")
+UNCONFIRMED = N_("the database did not confirm your move and cannot be asked right now, so it may or may not "
+                 "have been saved; this table will acknowledge it or ask you to play again once the server knows")
 
 
 
@@ -69,25 +70,27 @@ class Turns:
                       auto: bool) -> int:
         async with table.lock:
             if table.dropped:  # its lease went to another worker while this move waited
-                raise ProtocolError("moved", f"table {table.code} is played by another server of this group now; "
-                                             "reconnect to go on")
+                raise ProtocolError("moved", Message(N_("table {code} is played by another server of this group now; "
+                                                        "reconnect to go on"), code=table.code))
             if table.unconfirmed is not None:  # an earlier move's commit is in doubt: settle it first
                 await self._reconcile(table)
             if seat is None:
-                raise ProtocolError("not_seated", "spectators cannot play; join a seat to play")
+                raise ProtocolError("not_seated", Message(N_("spectators cannot play; join a seat to play")))
             if table.status == "open":
-                raise ProtocolError("not_started", "the game starts when every seat is taken")
+                raise ProtocolError("not_started", Message(N_("the game starts when every seat is taken")))
             state = table.state
             if state.is_terminal():
-                raise ProtocolError("game_over", "the game is over")
+                raise ProtocolError("game_over", Message(N_("the game is over")))
             s = table.seats[seat]
             if by_bot and not s.bot_plays:
-                raise ProtocolError("stale", "the player has taken the seat back")
+                raise ProtocolError("stale", Message(N_("the player has taken the seat back")))
             if moves != table.moves[seat]:
-                raise ProtocolError("stale", f"that move was made from an old view (you have made {table.moves[seat]} "
-                                             f"move(s), the message says {moves}); here is the current table")
+                raise ProtocolError("stale", Message(N_("that move was made from an old view (your moves so far: "
+                                                        "{made}; the "
+                                                        "message says {said}); here is the current table"),
+                                                     made=table.moves[seat], said=moves))
             if seat not in state.current_seats():
-                raise ProtocolError("not_your_turn", "it is not your turn")
+                raise ProtocolError("not_your_turn", Message(N_("it is not your turn")))
             try:
                 action = table.game.action_from_json(raw)
             except RecordError as exc:
@@ -98,8 +101,9 @@ class Turns:
             if reason is not None:
                 raise ProtocolError.refused(reason)
             if auto and len(state.legal_actions(seat)) != 1:
-                raise ProtocolError("not_forced", "only a forced move (your single legal move) can be marked as "
-                                                  "played automatically; send it without 'auto'")
+                raise ProtocolError("not_forced", Message(N_("only a forced move (your single legal move) can be "
+                                                             "marked "
+                                                             "as played automatically; send it without 'auto'")))
             index = len(state.history)  # where the move enters the history (chance steps may follow it)
             after = state.clone()
             try:
@@ -129,11 +133,11 @@ class Turns:
                 table.unconfirmed = move
                 move.task = self.hub.spawn(self._reconcile_later(table, move),
                                            f"reconcile move {ply} at table {table.code}")
-                raise ProtocolError("unconfirmed", UNCONFIRMED) from None
+                raise ProtocolError("unconfirmed", Message(UNCONFIRMED)) from None
             except Exception:
                 log.exception("could not store move %d of table %s", ply, table.code)
                 raise ProtocolError("server_error",
-                                    "the move could not be saved; nothing changed, please retry") from None
+                                    Message(N_("the move could not be saved; nothing changed, please retry"))) from None
             await self._apply_move(table, move)
             return ply
 
@@ -186,8 +190,8 @@ class Turns:
             move.next_try = time.monotonic() + min(2.0, 0.1 * 2 ** move.tries)
             log.warning("move %d of table %s still unconfirmed: %s", move.ply, table.code,
                         str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
-            raise ProtocolError("unconfirmed", "this table is waiting to learn whether its last move was saved; "
-                                               "try again in a moment") from None
+            raise ProtocolError("unconfirmed", Message(N_("this table is waiting to learn whether its last move was "
+                                                          "saved; try again in a moment"))) from None
         table.unconfirmed = None
         seat_conns = [c for c in table.conns if c.seat == move.seat and not c.closed]
         if stored:

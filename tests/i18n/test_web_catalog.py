@@ -14,7 +14,7 @@ import httpx
 import pytest
 from babel.messages.plurals import get_plural
 
-from ludus.i18n import LANGUAGES, catalogs
+from ludus.i18n import LANGUAGES, _, catalogs, use_language
 from ludus.i18n.html import messages, translate_html
 from ludus.i18n.web import accept_language, choose_language, web_catalog, web_translator
 from ludus.server.config import ServerConfig
@@ -281,7 +281,7 @@ def test_the_options_suggestions_are_labelled_in_the_language(web):
 
 def test_a_refused_move_is_said_in_the_sockets_language(web):
     """The WebSocket's handshake carries the cookie or Accept-Language: a rule's refusal comes
-    in that language, with the same language-neutral reason beside it; other errors stay English."""
+    in that language, with the same language-neutral reason beside it, and so do the server's own refusals."""
     ann, bob = Player(web), Player(web)
     try:
         code = gm_table(ann, ["human", "human"], options={"schools": "BF,GA,PA"})["code"]
@@ -301,7 +301,8 @@ def test_a_refused_move_is_said_in_the_sockets_language(web):
             assert "در دست ندارید" in err["message"] and re.search("[۴-۶]", err["message"]), err
         other = sockets[1] if mover is sockets[0] else sockets[0]
         other.send({"type": "act", "action": {"play": other.view["observation"]["hand"][0]}, "moves": 0})
-        assert other.error()["message"] == "it is not your turn"  # the pages say this one by its code
+        # the server's own refusals are said in the socket's language too
+        assert other.error()["message"] == ("no es tu turno" if other is sockets[0] else "نوبت شما نیست")
         for ws in sockets:
             ws.close()
     finally:
@@ -319,3 +320,31 @@ def test_an_option_check_is_refused_in_the_readers_language(web):
     assert said["en"].json()["error"].startswith("Gorus Maximus is for 1 to 8 players, not 12")
     assert said["es"].json()["error"].startswith("Gorus Maximus es para 1 a 8 jugadores, no 12")
     assert re.search("[\u0600-\u06ff]", said["fa"].json()["error"]) and "۱۲" in said["fa"].json()["error"]
+
+
+def test_the_servers_own_refusals_are_said_in_the_readers_language(web):
+    """A refusal of the server itself (no such table, a wrong number of seats, quick play's player
+    counts) is a catalog message: said in the request's language, numbers in its digits, a game's
+    title inside it translated too; an English reader gets the English sentence."""
+    def said(lang: str) -> list[dict]:
+        headers = {"accept-language": lang}
+        with httpx.Client(base_url=web.url, timeout=10) as http:
+            answers = [http.get("/api/tables/ZZZZZZ", headers=headers),
+                       http.post("/api/tables", headers=headers,
+                                 json={"game": "gorus-maximus", "options": {"players": 4}, "name": "Ann",
+                                       "seats": [{"kind": "human"}]}),
+                       http.post("/api/quick", headers=headers, json={"game": "gladius", "players": 5, "name": "Ann"})]
+        assert [(r.status_code, r.json()["code"]) for r in answers] == [(404, "no_table"), (400, "bad_seats"),
+                                                                         (400, "bad_players")]
+        return [r.json()["error"] for r in answers]
+
+    assert said("en") == ["there is no table 'ZZZZZZ'", "these options make a game of 4 seats, but 1 were given",
+                          "quick play for Gladius is for 2 players"]
+    assert said("es-ES") == ["no hay ninguna mesa 'ZZZZZZ'",
+                             "estas opciones dan una partida de 4 asientos, pero se dieron 1",
+                             "«Jugar ya» de Gladius es para 2 jugadores"]
+    persian = said("fa")
+    assert all(re.search("[\u0600-\u06ff]", text) for text in persian), persian
+    assert "ZZZZZZ" in persian[0] and "۴" in persian[1] and "۱" in persian[1] and not re.search("[0-9]", persian[1])
+    with use_language("fa"):
+        assert _("Gladius") in persian[2] and _("Gladius") != "Gladius"

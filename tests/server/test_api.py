@@ -42,7 +42,7 @@ def test_option_check_gives_seat_count_or_the_reason(player):
 
 @pytest.mark.parametrize("body, code, words", [
     ({"game": "chess", "seats": [{"kind": "human"}]}, 400, "unknown game"),
-    ({"game": "gorus-maximus", "options": {"players": 4}, "seats": [{"kind": "human"}]}, 400, "4-seat game"),
+    ({"game": "gorus-maximus", "options": {"players": 4}, "seats": [{"kind": "human"}]}, 400, "a game of 4 seats"),
     ({"game": "gorus-maximus", "options": {"players": 2}, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "god"}]},
      400, "unknown bot"),
     ({"game": "gorus-maximus", "options": {"players": 2}, "seats": [{"kind": "human"}, {"kind": "alien"}]},

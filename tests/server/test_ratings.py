@@ -106,7 +106,7 @@ def test_rated_tables_refuse_what_would_make_a_rating_unfair_and_change_nothing(
         ({"options": {"solo": True}, "seats": [{"kind": "human"}]}, "solo must stay False"),
         ({"hints": True}, "no hints"),
         ({"seats": [{"kind": "bot"}, {"kind": "bot"}], "name": None}, "bots alone are not rated"),
-        ({"game": "gorus-maximus", "options": {"players": 1}, "seats": [{"kind": "human"}]}, "not 1 player"),
+        ({"game": "gorus-maximus", "options": {"players": 1}, "seats": [{"kind": "human"}]}, "not for a table of 1"),
         ({"game": "gorus-maximus", "options": {"players": 4, "teams": "2v2"},
           "seats": [{"kind": "human"}] + [{"kind": "bot"}] * 3}, "teams must stay"),
         ({"rated": "yes"}, None),
