@@ -28,6 +28,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
+import httpx
 from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
@@ -50,7 +51,7 @@ from .config import ServerConfig
 from .forward import Forwarder, client_address
 from .hub import Connection, Hub, RateLimited, Table, dumps, hash_token, server_options
 from .learn import add_learn_routes
-from .observability import CONTENT_TYPE, Metrics
+from .observability import CONTENT_TYPE, Metrics, merge_workers
 from .protocol import BODY_DEPTH, SEAT_RANGE, Checked, ProtocolError, RateLimit, error_body, json_body, parse_message
 from .refusals import refusal_text
 from .store import Store
@@ -109,6 +110,8 @@ HTTP_WORDS = {400: "the request body could not be read: send JSON text in UTF-8"
 STATE_CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
 READY_TIMEOUT = 2.0
 """Seconds ``GET /readyz`` waits for the database's answer before calling the server not ready."""
+GROUP_SCRAPE_TIMEOUT = 2.0
+"""Seconds ``GET /metrics`` of a group waits for each other worker's own figures."""
 
 
 async def send_error(send: Send, status: int, message: str, code: str) -> None:
@@ -333,6 +336,34 @@ def _error(exc: ProtocolError) -> Response:
                     media_type="application/json", headers=headers)
 
 
+async def _group_metrics(hub: Hub, own: bytes, host: str) -> list[tuple[str, bytes | None]]:
+    """Every live worker's own metrics (this one's as rendered), asked of each at its address with
+    the scrape's Host (which the group's workers allow alike); None for one that did not answer
+    within ``GROUP_SCRAPE_TIMEOUT``."""
+    try:
+        workers = await hub.db(hub.leases.workers)
+    except Exception as exc:  # noqa: BLE001 - the database is down: this worker's figures still count
+        log.warning("metrics: the group's workers could not be read: %s", type(exc).__name__)
+        workers = [(hub.leases.worker, hub.leases.address)]
+    if not any(worker == hub.leases.worker for worker, _ in workers):
+        workers.append((hub.leases.worker, hub.leases.address))
+
+    async def ask(client: httpx.AsyncClient, worker: str, address: str) -> tuple[str, bytes | None]:
+        if worker == hub.leases.worker:
+            return worker, own
+        try:
+            answer = await client.get(f"{address.rstrip('/')}/metrics", params={"scope": "worker"},
+                                      headers={"host": host} if host else {})
+            answer.raise_for_status()
+            return worker, answer.content
+        except httpx.HTTPError as exc:
+            log.info("metrics: worker %s at %s did not answer: %s", worker, address, type(exc).__name__)
+            return worker, None
+
+    async with httpx.AsyncClient(timeout=GROUP_SCRAPE_TIMEOUT) as client:
+        return list(await asyncio.gather(*(ask(client, w, a) for w, a in workers)))
+
+
 def _token(hub: Hub, request: Request | WebSocket) -> str | None:
     """The player's token, if this server issued it; anything else counts as no token at all."""
     token = request.cookies.get(COOKIE)
@@ -479,9 +510,17 @@ def create_app(config: ServerConfig | None = None, hub: Hub | None = None) -> Fa
                             status_code=503, headers={"cache-control": "no-store"})
 
     @app.get("/metrics", include_in_schema=False)
-    async def prometheus_metrics() -> Response:
-        """Prometheus text format, rendered on the event loop (the tables are counted here)."""
-        return Response(metrics.render(), media_type=CONTENT_TYPE, headers={"cache-control": "no-store"})
+    async def prometheus_metrics(request: Request, scope: str | None = Query(None, max_length=16)) -> Response:
+        """Prometheus text format, rendered on the event loop (the tables are counted here). In a
+        group of workers (PostgreSQL), the whole group's, each sample labelled with its worker, so
+        that one scrape of the shared address sees every worker whichever answers it;
+        ``?scope=worker`` is this worker's own (what the others ask for)."""
+        own = metrics.render()
+        if scope == "worker" or not hub.leases.enabled:
+            body = own
+        else:
+            body = merge_workers(await _group_metrics(hub, own, request.headers.get("host", "")))
+        return Response(body, media_type=CONTENT_TYPE, headers={"cache-control": "no-store"})
 
     # ------------------------------------------------------------- games
     @app.get("/api/games")

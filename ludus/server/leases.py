@@ -80,6 +80,8 @@ SELECT (SELECT count(*) FROM ludus_leases WHERE resource LIKE 'w:%' AND expires_
        count(l.resource) AS held, count(l.resource) FILTER (WHERE l.worker = :worker) AS mine
 FROM ludus_leases l JOIN ludus_tables t ON t.code = l.resource
 WHERE l.expires_at >= now() AND t.status IN ('open', 'playing')""")
+_WORKERS = text("SELECT resource, address FROM ludus_leases WHERE resource LIKE 'w:%' AND expires_at >= now() "
+                "ORDER BY resource")
 _FORGET_WORKERS = text("DELETE FROM ludus_leases WHERE resource LIKE 'w:%' AND expires_at < now() - "
                        "make_interval(secs => 60)")
 
@@ -161,6 +163,11 @@ class Leases:
             load = c.execute(_LOAD, {"worker": self.worker}).one()
         workers = max(1, load.workers)
         return max(0, math.ceil((load.held + orphans) / workers) - load.mine)
+
+    def workers(self) -> list[tuple[str, str]]:
+        """The group's live workers (this one included), each as (its id, its address)."""
+        with self._engine().connect() as c:
+            return [(r.resource.removeprefix(WORKER_PREFIX), r.address or "") for r in c.execute(_WORKERS)]
 
     def _forget_workers(self) -> None:
         """Drop the lapsed leases of workers gone for a minute (each start makes a new id)."""

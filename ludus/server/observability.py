@@ -31,13 +31,14 @@ from prometheus_client import (
     ProcessCollector,
     generate_latest,
 )
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.parser import text_string_to_metric_families
 from prometheus_client.registry import Collector
 
 if TYPE_CHECKING:
     from .live import Table
 
-__all__ = ["CONTENT_TYPE", "TABLE_STATES", "JsonLinesFormatter", "Metrics", "configure_logging"]
+__all__ = ["CONTENT_TYPE", "TABLE_STATES", "JsonLinesFormatter", "Metrics", "configure_logging", "merge_workers"]
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 TABLE_STATES = ("open", "playing", "finished")  # expired tables leave memory at once
@@ -137,6 +138,37 @@ class Metrics:
         return generate_latest(self.registry)
 
 
+def merge_workers(parts: list[tuple[str, bytes | None]]) -> bytes:
+    """One exposition for a group of workers (``GET /metrics`` of any of them): each worker's own
+    families with a ``worker`` label added to every sample, and ``ludus_group_worker_up`` saying
+    which workers answered (1) or did not (0, their families left out), as Prometheus's ``up``
+    does for a target."""
+    merged: dict[str, Metric] = {}
+    up = GaugeMetricFamily("ludus_group_worker_up", "Whether a live worker of the group answered this scrape "
+                           "(1) or not (0)", labels=["worker"])
+    for worker, text in parts:
+        up.add_metric([worker], 0.0 if text is None else 1.0)
+        if text is None:
+            continue
+        for family in text_string_to_metric_families(text.decode("utf-8")):
+            into = merged.setdefault(family.name, Metric(family.name, family.documentation, family.type, family.unit))
+            for sample in family.samples:
+                into.samples.append(sample._replace(labels={**sample.labels, "worker": worker}))
+    registry = CollectorRegistry(auto_describe=False)
+    registry.register(_Fixed([*merged.values(), up]))
+    return generate_latest(registry)
+
+
+class _Fixed(Collector):
+    """Families already collected (the merged group), handed to the exposition as they are."""
+
+    def __init__(self, families: list[Metric]) -> None:
+        self.families = families
+
+    def collect(self) -> Iterable[Metric]:
+        return self.families
+
+
 # --------------------------------------------------------------------------- logs
 _RECORD_FIELDS = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime",
                                                                                     "taskName"}
@@ -144,7 +176,8 @@ _RECORD_FIELDS = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None))
 
 class JsonLinesFormatter(logging.Formatter):
     """One JSON object per line: ``time`` (UTC, ISO 8601), ``level``, ``logger``, ``message``,
-    any ``extra={...}`` fields given to the call, and ``exception`` with the traceback if any."""
+    ``pid`` (the workers of ``--workers N`` share one standard error), any ``extra={...}`` fields
+    given to the call, and ``exception`` with the traceback if any."""
 
     def format(self, record: logging.LogRecord) -> str:
         out: dict[str, Any] = {
@@ -152,6 +185,7 @@ class JsonLinesFormatter(logging.Formatter):
             "level": record.levelname,
             "logger": record.name,
             "message": record.getMessage(),
+            "pid": record.process,
         }
         for key, value in vars(record).items():
             if key not in _RECORD_FIELDS and not key.startswith("_") and key not in out:
@@ -178,4 +212,6 @@ def configure_logging(json_lines: bool = False, level: int = logging.INFO) -> lo
     root.addHandler(handler)
     root.setLevel(level)
     logging.getLogger("alembic").setLevel(logging.WARNING)
+    # httpx says every request at INFO: a group's relays and metrics scrapes would fill the log
+    logging.getLogger("httpx").setLevel(logging.WARNING)
     return handler

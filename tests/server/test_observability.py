@@ -6,6 +6,7 @@ import asyncio
 import io
 import json
 import logging
+import os
 import re
 import signal
 import subprocess
@@ -226,7 +227,7 @@ def test_json_formatter_writes_one_object_per_line():
     assert len(lines) == 2
     first, second = (json.loads(line) for line in lines)
     assert first["message"] == "table ABCDEF created\nsecond line"
-    assert first["level"] == "INFO" and first["logger"] == "ludus.test.json"
+    assert first["level"] == "INFO" and first["logger"] == "ludus.test.json" and first["pid"] == os.getpid()
     assert first["seats"] == 2 and first["game"] == GAME
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00", first["time"])
     assert second["level"] == "ERROR" and "ValueError: boom" in second["exception"]

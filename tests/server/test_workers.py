@@ -110,6 +110,45 @@ def test_forwarded_answers_keep_each_clients_cookies_apart(pg_url):
         b.stop()
 
 
+def _samples(text: str, name: str) -> dict[tuple[tuple[str, str], ...], float]:
+    from prometheus_client.parser import text_string_to_metric_families
+
+    return {tuple(sorted(s.labels.items())): s.value for f in text_string_to_metric_families(text)
+            for s in f.samples if s.name == name}
+
+
+def test_metrics_of_any_worker_show_the_whole_group(pg_url):
+    """One scrape, whichever worker answers it: every live worker's figures, each labelled with its
+    worker, and ``ludus_group_worker_up`` saying who answered; ``?scope=worker`` is one worker's own.
+    A worker that stopped leaves the group's metrics."""
+    a, b = LiveServer(config(pg_url)), LiveServer(config(pg_url))
+    p = Player(a)
+    try:
+        code = gm_table(p, ["human", "bot"])["code"]
+        ws = p.ws(code)
+        view = ws.until(lambda m: is_view(m) and m["legal"])
+        ws.send({"type": "act", "action": view["legal"][0]["action"], "moves": view["moves"], "id": 1})
+        ws.until(lambda m: m["type"] == "ack")
+        ws.close()
+        ids = {a.hub.leases.worker: "a", b.hub.leases.worker: "b"}
+        for server in (a, b):
+            text = Player(server).get("/metrics").text
+            up = _samples(text, "ludus_group_worker_up")
+            assert up == {(("worker", w),): 1.0 for w in ids}, up
+            moves = _samples(text, "ludus_moves_total")
+            assert moves[(("game", "gorus-maximus"), ("worker", a.hub.leases.worker))] >= 1  # a played the move
+            assert not any(dict(k)["worker"] == b.hub.leases.worker for k in moves)  # b played none
+            assert {dict(k)["worker"] for k in _samples(text, "process_resident_memory_bytes")} == set(ids)
+        own = Player(b).get("/metrics?scope=worker").text
+        assert "ludus_group_worker_up" not in own and 'worker="' not in own
+        a.stop()
+        b_only = _samples(Player(b).get("/metrics").text, "ludus_group_worker_up")
+        assert b_only == {(("worker", b.hub.leases.worker),): 1.0}, b_only  # a's clean stop gave its lease back
+    finally:
+        p.close()
+        b.stop()
+
+
 def test_renewing_leases_does_not_wait_for_a_moves_transaction(pg_url):
     """A move's transaction holds its table's lease row (the fence) until it commits; the renewal
     must neither wait for it (two such waits in opposite orders deadlocked, stalling the writer
