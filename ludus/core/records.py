@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..i18n import N_
 from .datafile import read_text
-from .errors import DataError, IllegalAction, InvalidOptions, LudusError, RecordError
+from .errors import DataError, IllegalAction, InvalidOptions, LudusError, Message, RecordError
 from .fields import clip as _clip
 from .fields import show as _show
 from .game import CHANCE, Game, State
@@ -35,6 +36,16 @@ uses the seed's low 64 bits, so this range holds every seed the tools write."""
 SEED_MAX = 2**64 - 1
 RESULT_KEYS = ("scores", "winners")
 MAX_NAME_CHARS = 200
+NOT_JSON = N_("record is not valid JSON: {why}")
+
+
+def _said(exc: BaseException) -> str:
+    """An error inside a record's error, as a param: its message (so the reader's language can
+    say it, where it was raised with a :class:`Message`), else its English text, clipped."""
+    template = getattr(exc, "message_template", None)
+    if template:
+        return Message(template, **getattr(exc, "message_params", {}))
+    return _clip(str(exc))
 
 
 def _is_int(value: Any) -> bool:
@@ -109,44 +120,45 @@ def parse_record(data: Any) -> Record:
     record is replayed, by :func:`initial_state` and :func:`iter_replay`.
     """
     if not isinstance(data, Mapping):
-        raise RecordError("a record must be a JSON object")
+        raise RecordError(Message(N_("a record must be a JSON object")))
     if data.get("format") != FORMAT:
-        raise RecordError(f"not a Ludus record (field 'format' must be {FORMAT!r})")
+        raise RecordError(Message(N_("not a Ludus record (field 'format' must be '{format}')"), format=FORMAT))
     version = data.get("version")
     if not _is_int(version) or version != VERSION:
-        raise RecordError(f"unsupported record version {_show(version, 40)}; this program reads {VERSION}")
+        raise RecordError(Message(N_("unsupported record version {version}; this program reads {reads}"),
+                                  version=_show(version, 40), reads=VERSION))
     game = data.get("game")
     if not isinstance(game, str):
-        raise RecordError("field 'game' must be a game name")
+        raise RecordError(Message(N_("field 'game' must be a game name")))
     options = data.get("options", {})
     if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
-        raise RecordError("field 'options' must be an object")
+        raise RecordError(Message(N_("field 'options' must be an object")))
     seed = data.get("seed")
     if seed is not None:
         if not _is_int(seed):
-            raise RecordError("field 'seed' must be an integer")
+            raise RecordError(Message(N_("field 'seed' must be an integer")))
         if not SEED_MIN <= seed <= SEED_MAX:
-            raise RecordError(f"field 'seed' must be from {SEED_MIN} to {SEED_MAX}")
+            raise RecordError(Message(N_("field 'seed' must be from {low} to {high}"), low=SEED_MIN, high=SEED_MAX))
     start = data.get("start")
     if start is not None and not isinstance(start, Mapping):
-        raise RecordError("field 'start' must be a position object")
+        raise RecordError(Message(N_("field 'start' must be a position object")))
     if seed is not None and start is not None:
-        raise RecordError("a record has either 'seed' or 'start', not both")
+        raise RecordError(Message(N_("a record has either 'seed' or 'start', not both")))
     raw_actions = data.get("actions")
     if not isinstance(raw_actions, list):
-        raise RecordError("field 'actions' must be a list")
+        raise RecordError(Message(N_("field 'actions' must be a list")))
     actions: list[tuple[int, Any]] = []
     for i, entry in enumerate(raw_actions):
         if not isinstance(entry, list) or len(entry) != 2 or not _is_int(entry[0]):
-            raise RecordError(f"action {i + 1} must be [seat, action]")
+            raise RecordError(Message(N_("action {number} must be [seat, action]"), number=i + 1))
         actions.append((entry[0], entry[1]))
     players = data.get("players", [])
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise RecordError("field 'players' must be a list of names")
+        raise RecordError(Message(N_("field 'players' must be a list of names")))
     if any(not p.isprintable() for p in players):
-        raise RecordError("player names must not hold control characters")
+        raise RecordError(Message(N_("player names must not hold control characters")))
     if any(len(p) > MAX_NAME_CHARS for p in players):
-        raise RecordError(f"a player name may have at most {MAX_NAME_CHARS} characters")
+        raise RecordError(Message(N_("a player name may have at most {count} characters"), count=MAX_NAME_CHARS))
     result = data.get("result")
     if result is not None:
         result = _parse_result(result)
@@ -158,30 +170,30 @@ def parse_record(data: Any) -> Record:
 def _parse_result(result: Any) -> dict[str, Any]:
     """The generic checks of a ``result``: lists of numbers and of distinct seat numbers."""
     if not isinstance(result, Mapping):
-        raise RecordError("field 'result' must be an object with 'scores' and 'winners'")
+        raise RecordError(Message(N_("field 'result' must be an object with 'scores' and 'winners'")))
     if set(result) != set(RESULT_KEYS):
-        raise RecordError("field 'result' must have exactly the fields 'scores' and 'winners'")
+        raise RecordError(Message(N_("field 'result' must have exactly the fields 'scores' and 'winners'")))
     scores, winners = result["scores"], result["winners"]
     if not isinstance(scores, list) or not all(_is_number(x) for x in scores):
-        raise RecordError("result 'scores' must be a list of numbers, one per seat")
+        raise RecordError(Message(N_("result 'scores' must be a list of numbers, one per seat")))
     if not isinstance(winners, list) or not all(_is_int(w) for w in winners):
-        raise RecordError("result 'winners' must be a list of seat numbers")
+        raise RecordError(Message(N_("result 'winners' must be a list of seat numbers")))
     if len(set(winners)) != len(winners):
-        raise RecordError("result 'winners' names a seat twice")
+        raise RecordError(Message(N_("result 'winners' names a seat twice")))
     return {"scores": list(scores), "winners": list(winners)}
 
 
 def loads(text: str) -> Record:
     if len(text) > MAX_RECORD_BYTES:
-        raise RecordError("record is too large")
+        raise RecordError(Message(N_("record is too large")))
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"record is not valid JSON: {exc}") from exc
+        raise RecordError(Message(NOT_JSON, why=str(exc))) from exc
     except RecursionError:
-        raise RecordError("record is not valid JSON: it is nested too deeply") from None
+        raise RecordError(Message(N_("record is not valid JSON: it is nested too deeply"))) from None
     except ValueError as exc:  # e.g. an integer longer than Python converts
-        raise RecordError(f"record is not valid JSON: {_clip(str(exc))}") from None
+        raise RecordError(Message(NOT_JSON, why=_clip(str(exc)))) from None
     return parse_record(data)
 
 
@@ -190,7 +202,7 @@ def load(path: str | Path) -> Record:
     try:
         return loads(text)
     except RecordError as exc:
-        raise RecordError(f"{path}: {exc}") from exc
+        raise RecordError(Message(N_("{path}: {problem}"), path=str(path), problem=_said(exc))) from exc
 
 
 def initial_state(record: Record, find_game: Callable[[str], Game]) -> State:
@@ -202,29 +214,31 @@ def initial_state(record: Record, find_game: Callable[[str], Game]) -> State:
     try:
         game = find_game(record.game)
     except LudusError as exc:
-        raise RecordError(str(exc)) from exc
+        raise RecordError(_said(exc)) from exc
     try:
         if record.start is not None:
             state = game.state_from_json(record.start)
             if record.options and game.parse_stored_options(record.options) != state.options:
-                raise RecordError("the record's options differ from those of its start position")
+                raise RecordError(Message(N_("the record's options differ from those of its start position")))
         else:
             state = game.new_initial_state(game.parse_stored_options(record.options), seed=record.seed)
     except (InvalidOptions, DataError) as exc:
-        raise RecordError(f"record options are invalid: {exc}") from exc
+        raise RecordError(Message(N_("record options are invalid: {problem}"), problem=_said(exc))) from exc
     except LudusError:
         raise
     except Exception as exc:  # a safety net: hostile input must not crash a reader
-        where = "start position" if record.start is not None else "options"
-        raise RecordError(f"the record's {where} cannot be read: {_show(exc)}") from exc
+        said = N_("the record's start position cannot be read: {problem}") if record.start is not None else \
+            N_("the record's options cannot be read: {problem}")
+        raise RecordError(Message(said, problem=_show(exc))) from exc
     n = state.num_seats()
     if record.players and len(record.players) != n:
-        raise RecordError(f"the record names {len(record.players)} players for a game of {n} seats")
+        raise RecordError(Message(N_("the record names {players} players for a game of {seats} seats"),
+                                  players=len(record.players), seats=n))
     if record.result is not None:
         if len(record.result["scores"]) != n:
-            raise RecordError(f"result 'scores' must have one number per seat ({n})")
+            raise RecordError(Message(N_("result 'scores' must have one number per seat ({seats})"), seats=n))
         if not all(0 <= w < n for w in record.result["winners"]):
-            raise RecordError(f"result 'winners' must be seat numbers from 0 to {n - 1}")
+            raise RecordError(Message(N_("result 'winners' must be seat numbers from 0 to {high}"), high=n - 1))
     return state
 
 
@@ -232,11 +246,11 @@ def _check_seat(state: State, seat: int, i: int) -> None:
     n = state.num_seats()
     if seat == CHANCE:
         if state.rng is not None:
-            raise RecordError(f"action {i + 1}: a chance outcome (seat -1) in a record whose chance follows "
-                              "its seed or start position")
+            raise RecordError(Message(N_("action {number}: a chance outcome (seat -1) in a record whose chance "
+                                         "follows its seed or start position"), number=i + 1))
     elif not 0 <= seat < n:
-        raise RecordError(f"action {i + 1}: seat {_show(seat, 40)} is not a seat of this game "
-                          f"(0 to {n - 1}, or -1 for chance)")
+        raise RecordError(Message(N_("action {number}: seat {seat} is not a seat of this game (0 to {high}, or -1 "
+                                     "for chance)"), number=i + 1, seat=_show(seat, 40), high=n - 1))
 
 
 def iter_replay(record: Record, find_game: Callable[[str], Game]) -> Iterator[tuple[State, int, Any]]:
@@ -251,18 +265,21 @@ def iter_replay(record: Record, find_game: Callable[[str], Game]) -> Iterator[tu
         try:
             action = state.game.action_from_json(raw)
         except RecordError as exc:
-            raise RecordError(f"action {i + 1}: {_clip(str(exc))}") from exc
+            raise RecordError(Message(N_("action {number}: {problem}"), number=i + 1, problem=_said(exc))) from exc
         except Exception as exc:  # a safety net behind each game's own checks
-            raise RecordError(f"action {i + 1}: cannot read {_show(raw, 80)}: {_show(exc)}") from exc
+            raise RecordError(Message(N_("action {number}: cannot read {action}: {problem}"), number=i + 1,
+                                      action=_show(raw, 80), problem=_show(exc))) from exc
         yield state, seat, action
         try:
             state.apply(action, seat)
         except IllegalAction as exc:
-            raise RecordError(f"action {i + 1} ({_clip(str(action), 80)}) by seat {seat} is illegal: "
-                              f"{_clip(str(exc))}") from exc
+            raise RecordError(Message(N_("action {number} ({action}) by seat {seat} is illegal: {problem}"),
+                                      number=i + 1, action=_clip(str(action), 80), seat=seat,
+                                      problem=_said(exc))) from exc
         except Exception as exc:  # the replay stops; the half-changed state is not used
-            raise RecordError(f"action {i + 1} ({_clip(str(action), 80)}) by seat {seat} cannot be played: "
-                              f"{_show(exc)}") from exc
+            raise RecordError(Message(N_("action {number} ({action}) by seat {seat} cannot be played: {problem}"),
+                                      number=i + 1, action=_clip(str(action), 80), seat=seat,
+                                      problem=_show(exc))) from exc
 
 
 def verify_result(record: Record, final: State) -> None:
@@ -270,15 +287,17 @@ def verify_result(record: Record, final: State) -> None:
     if record.result is None:
         return
     if not final.is_terminal():
-        raise RecordError(f"the record states a result, but its {len(record.actions)} actions end "
-                          "before the game does")
+        raise RecordError(Message(N_("the record states a result, but its {count} actions end before the game "
+                                     "does"), count=len(record.actions)))
     # Python compares ints and floats by value, exactly and without overflow (2 == 2.0)
     if sorted(record.result["winners"]) != sorted(final.winners()):
-        raise RecordError("the record's stated winners differ from the replayed game's "
-                          f"({_show(record.result['winners'], 120)} stated, {final.winners()} replayed)")
+        raise RecordError(Message(N_("the record's stated winners differ from the replayed game's ({stated} "
+                                     "stated, {replayed} replayed)"), stated=_show(record.result["winners"], 120),
+                                  replayed=str(final.winners())))
     if list(record.result["scores"]) != list(final.scores()):
-        raise RecordError("the record's stated scores differ from the replayed game's "
-                          f"({_show(record.result['scores'], 120)} stated, {final.scores()} replayed)")
+        raise RecordError(Message(N_("the record's stated scores differ from the replayed game's ({stated} "
+                                     "stated, {replayed} replayed)"), stated=_show(record.result["scores"], 120),
+                                  replayed=str(final.scores())))
 
 
 def replay(record: Record, find_game: Callable[[str], Game], check_result: bool = True) -> State:

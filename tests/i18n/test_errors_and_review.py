@@ -4,6 +4,7 @@ from its template (``ludus.core.errors.Message``) in the reader's language."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -11,7 +12,8 @@ from rich.console import Console
 
 from ludus.cli.analyze_game import show_review
 from ludus.cli.main import error_text, main
-from ludus.core.errors import InvalidOptions, Message
+from ludus.core import records
+from ludus.core.errors import InvalidOptions, Message, RecordError
 from ludus.games import get_game
 from ludus.i18n import use_language
 
@@ -68,6 +70,29 @@ def test_the_terminal_says_an_option_error_in_the_language(monkeypatch, capsys, 
     monkeypatch.setenv("COLUMNS", "250")
     assert main(argv) == 2
     assert words in capsys.readouterr().out
+
+
+def test_a_malformed_record_is_refused_in_the_language(monkeypatch, capsys, tmp_path):
+    """``ludus replay`` of a broken record: the record's problem in the reader's language, a number in
+    it in the language's digits, and an option error inside a record's error said in it too."""
+    for variable in LOCALE_VARIABLES:
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("COLUMNS", "250")
+    good = {"format": "ludus-record", "version": 1, "game": "gorus-maximus", "options": {"players": 2}, "seed": 3,
+            "actions": []}
+    cases = [({**good, "version": 7}, "es", "versión de registro no admitida 7; este programa lee 1"),
+             ({**good, "actions": [[0, "x", 1]]}, "fa", "اقدام ۱ باید [seat, action]"),
+             ({**good, "options": {"players": 9}}, "es",
+              "las opciones del registro no son válidas: Gorus Maximus es para 1 a 8 jugadores, no 9")]
+    for i, (record, lang, words) in enumerate(cases):
+        path = tmp_path / f"bad{i}.json"
+        path.write_text(json.dumps(record), encoding="utf-8")
+        assert main(["replay", str(path), "--lang", lang]) != 0
+        said = capsys.readouterr().out
+        assert words in said, said
+    with pytest.raises(RecordError) as caught:  # the English text, for logs and programs, is unchanged
+        records.replay(records.loads(json.dumps({**good, "actions": [[0, "x", 1]]})), get_game)
+    assert str(caught.value) == "action 1 must be [seat, action]"
 
 
 REVIEW = {
