@@ -175,7 +175,7 @@ def test_pieces_say_what_the_observation_says():
 
 
 def test_only_the_log_is_left_out():
-    assert set(LOG) == {"events", "step_events", "event_count"}
+    assert set(LOG) == {"events", "event_codes", "step_events", "event_count"}
     obs = GAME.new_initial_state({"players": 2}, seed=None).observation(0)
     assert set(obs.to_json()) - set(LOG) == set(json.loads(_key(obs)))
 

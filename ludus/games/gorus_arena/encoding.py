@@ -50,10 +50,10 @@ class GorusArenaEncoder(RowEncoder):
     ``known_pile`` count by card kind (slot order: :func:`kind_keys`), from :func:`.knowledge.placed`.
     """
 
-    omitted = ("events", "step_events", "event_count")
-    """Observation keys not encoded as such: the text log and its counters. What the log places
-    of the hidden cards is encoded (``known_hand``, ``known_pile``); its wording and the order
-    of its lines are not (see the module docstring)."""
+    omitted = ("events", "event_codes", "step_events", "event_count")
+    """Observation keys not encoded as such: the log (as text, and as ``event_codes``) and its
+    counters. What the log places of the hidden cards is encoded (``known_hand``, ``known_pile``);
+    its wording and the order of its lines are not (see the module docstring)."""
 
     def __init__(self, options: Any) -> None:
         n, k = options.players, PLAN_SIZE
