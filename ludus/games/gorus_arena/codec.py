@@ -18,7 +18,7 @@ from ...core.game import Game
 from ...core.rng import Rng
 from .actions import Income, read_int
 from .cards import ARMOURY_MASK, GLADIATOR_MASK, MARKET_MASK, NUM_CARDS, STRENGTH, basics_of
-from .events import texts
+from .events import event_codes, event_from_code, texts
 from .options import GorusArenaOptions
 from .rules import (
     DRAW,
@@ -63,6 +63,7 @@ def position_of(st: GorusArenaState) -> dict[str, Any]:
         "draws": [t[:] for t in st.draws],
         "secret": st.secret,
         "events": texts(st.log),
+        "event_codes": event_codes(st.log),
         "step": st.step_from,
     }
 
@@ -147,7 +148,12 @@ def position_to_state(game: Game, options: GorusArenaOptions, rng: Rng | None, d
     events = required(data, "events")
     if not isinstance(events, list) or not all(isinstance(e, str) for e in events):
         raise RecordError("position 'events' must be a list of text lines")
-    st.log = list(events)
+    # the same lines language-neutrally, entry by entry (optional: older positions have text only);
+    # a line without an entry, or whose entry does not word exactly as the line, stays text
+    codes = data.get("event_codes", [])
+    if not isinstance(codes, list):
+        raise RecordError("position 'event_codes' must be a list, one entry per line of 'events'")
+    st.log = [event_from_code(codes[i], line) if i < len(codes) else line for i, line in enumerate(events)]
     # where the latest choice's log lines begin; optional (older positions): then nothing is "latest"
     step = data.get("step", len(st.log))
     st.step_from = read_int(step, 0, len(st.log) + 1, "position 'step'")

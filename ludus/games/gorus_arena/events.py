@@ -21,6 +21,7 @@ __all__ = [
     "AUCTION",
     "DOWN",
     "DRAWS",
+    "EVENT_KINDS",
     "GAME_OVER",
     "GUARDED",
     "GUARDS",
@@ -36,6 +37,8 @@ __all__ = [
     "TIE",
     "Event",
     "EventLines",
+    "event_codes",
+    "event_from_code",
     "event_text",
     "texts",
 ]
@@ -108,6 +111,68 @@ def event_text(event: Event) -> str:
 def texts(events: Sequence[Event]) -> list[str]:
     """Every line of a log, worded."""
     return [event_text(e) for e in events]
+
+
+EVENT_KINDS: dict[int, str] = {
+    ROUND: "round",  # round, rounds, starting seat
+    REVEAL: "reveal",  # seat, [revealed card ids]
+    GUARDED: "guarded",  # seat, shield
+    AUCTION: "auction",  # auction number (0: the per-round auction), winning seat, strength
+    TIE: "tie",  # auction number (0: the per-round auction), strength
+    DOWN: "down",  # seat, card
+    INCOME_EV: "income",  # seat, card
+    GUARDS: "guards",  # seat, card, shield
+    NO_RECRUIT: "no-recruit",  # seat, card, whether the hand was full
+    NO_ATTACK: "no-attack",  # seat, card
+    GAME_OVER: "game-over",  # [scores by seat]
+    RESHUFFLE: "reshuffle",  # seat
+    DRAWS: "draws",  # seat, how many cards
+    MARKET: "market",  # seat, card, whether the seat picked it
+    RECRUITS: "recruits",  # seat, card, kind key, cost
+    PASSES: "passes",  # seat, card
+    ATTACK_EV: "attack",  # seat, card, victim seat, target card, guard, whether it killed
+}
+"""The kind of each log event as ``event_codes`` names it."""
+CODE_OF_KIND = {kind: code for code, kind in EVENT_KINDS.items()}
+
+
+def event_codes(events: Sequence[Event]) -> list[list[Any] | None]:
+    """The log lines of an observation language-neutrally, one entry per line of ``events``: the
+    event's kind (:data:`EVENT_KINDS`) and its values (seats, card ids, numbers, a card kind's key,
+    true/false; never words), or None for a line held only as text (a position read back from
+    JSON). The same events as the worded ``events``, so nothing a seat may not see."""
+    out: list[list[Any] | None] = []
+    for event in getattr(events, "raw", events):
+        if isinstance(event, str):
+            out.append(None)
+            continue
+        out.append([EVENT_KINDS[event[0]], *(list(v) if isinstance(v, tuple) else v for v in event[1:])])
+    return out
+
+
+def event_from_code(entry: Any, text: str) -> Event:
+    """A log line read back from a position: the event ``entry`` (one item of ``event_codes``)
+    stands for, when it is well formed and words exactly as ``text``; else ``text`` itself, as a
+    line known only as text (an older position, a hand-written one, a line the code does not fit)."""
+    if not isinstance(entry, list) or not entry or entry[0] not in CODE_OF_KIND:
+        return text
+    values: list[Any] = []
+    for value in entry[1:]:  # seats, cards and counts are small non-negative numbers; scores may be any
+        if isinstance(value, list):
+            if len(value) > 64 or not all(type(v) is int and abs(v) < 10**9 for v in value):
+                return text
+            values.append(tuple(value))
+        elif type(value) is bool or (type(value) is int and 0 <= value < 10**6) or (
+                isinstance(value, str) and len(value) <= 64):
+            values.append(value)
+        else:
+            return text
+    event = (CODE_OF_KIND[entry[0]], *values)
+    try:
+        worded = event_text(event)
+    except (TypeError, IndexError, KeyError, ValueError):  # the wrong number or kind of values
+        return text
+    return event if worded == text else text
 
 
 _new = object.__new__

@@ -15,70 +15,15 @@ from typing import TYPE_CHECKING, Any
 from ...core.frozen import frozen_builder
 from ...core.game import Observation
 from .cards import COINS_PER_POINT, GLADIATOR_MASK, cards_of, points_of
-from .events import (
-    ATTACK_EV,
-    AUCTION,
-    DOWN,
-    DRAWS,
-    GAME_OVER,
-    GUARDED,
-    GUARDS,
-    INCOME_EV,
-    MARKET,
-    NO_ATTACK,
-    NO_RECRUIT,
-    PASSES,
-    RECRUITS,
-    RESHUFFLE,
-    REVEAL,
-    ROUND,
-    TIE,
-    Event,
-    EventLines,
-)
+from .events import EventLines, event_codes
 
 if TYPE_CHECKING:
     from .rules import GorusArenaState
 
-__all__ = ["EVENTS_SHOWN", "EVENT_KINDS", "GorusArenaObservation", "event_codes", "observe"]
+__all__ = ["EVENTS_SHOWN", "GorusArenaObservation", "observe"]
 
 EVENTS_SHOWN = 40
 """How many of the last log lines an observation carries."""
-
-EVENT_KINDS: dict[int, str] = {
-    ROUND: "round",  # round, rounds, starting seat
-    REVEAL: "reveal",  # seat, [revealed card ids]
-    GUARDED: "guarded",  # seat, shield
-    AUCTION: "auction",  # auction number (0: the per-round auction), winning seat, strength
-    TIE: "tie",  # auction number (0: the per-round auction), strength
-    DOWN: "down",  # seat, card
-    INCOME_EV: "income",  # seat, card
-    GUARDS: "guards",  # seat, card, shield
-    NO_RECRUIT: "no-recruit",  # seat, card, whether the hand was full
-    NO_ATTACK: "no-attack",  # seat, card
-    GAME_OVER: "game-over",  # [scores by seat]
-    RESHUFFLE: "reshuffle",  # seat
-    DRAWS: "draws",  # seat, how many cards
-    MARKET: "market",  # seat, card, whether the seat picked it
-    RECRUITS: "recruits",  # seat, card, kind key, cost
-    PASSES: "passes",  # seat, card
-    ATTACK_EV: "attack",  # seat, card, victim seat, target card, guard, whether it killed
-}
-"""The kind of each log event as ``event_codes`` names it (the codes of :mod:`.events`)."""
-
-
-def event_codes(events: Sequence[Event] | Sequence[str]) -> list[list[Any] | None]:
-    """The log lines of an observation language-neutrally, one entry per line of ``events``: the
-    event's kind (:data:`EVENT_KINDS`) and its values (seats, card ids, numbers, a card kind's key,
-    true/false; never words), or None for a line held only as text (a position read back from
-    JSON). The same events as the worded ``events``, so nothing a seat may not see."""
-    out: list[list[Any] | None] = []
-    for event in getattr(events, "raw", events):
-        if isinstance(event, str):
-            out.append(None)
-            continue
-        out.append([EVENT_KINDS[event[0]], *(list(v) if isinstance(v, tuple) else v for v in event[1:])])
-    return out
 
 
 @dataclass(frozen=True)

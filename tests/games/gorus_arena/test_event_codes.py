@@ -9,11 +9,11 @@ import json
 
 import pytest
 
+from ludus.core.errors import RecordError
 from ludus.core.rng import Rng
 from ludus.games.gorus_arena.cards import KIND_BY_KEY
-from ludus.games.gorus_arena.events import event_text
+from ludus.games.gorus_arena.events import EVENT_KINDS, event_codes, event_text
 from ludus.games.gorus_arena.game import GAME
-from ludus.games.gorus_arena.views import EVENT_KINDS, event_codes
 
 CODE_OF = {kind: code for code, kind in EVENT_KINDS.items()}
 
@@ -75,17 +75,37 @@ def test_every_observation_says_its_lines_twice(options, seed):
     assert {"round", "reveal", "auction", "game-over"} <= kinds, kinds
 
 
-def test_a_line_read_back_as_text_has_no_code():
-    """A position read back from JSON holds its log lines as English text: no code for them
-    (the page shows the text as it is)."""
+def test_a_position_keeps_its_log_language_neutral():
+    """A position written and read back keeps its log's events (``event_codes`` beside the text),
+    so its observations are the same, codes included; an older position (text only), a line whose
+    code does not word as it, or a hand-written line has no code (the page shows its text); a
+    malformed ``event_codes`` is refused and a hostile entry is only text."""
     state = GAME.new_initial_state({"players": 3}, seed=9)
     while state.phase != "exec":
         seat = state.current_seats()[0]
         state.apply(state.legal_actions(seat)[0], seat)
-    copy = GAME.state_from_json(state.to_json())
-    view = copy.observation(0).to_json()
-    assert view["events"] == state.observation(0).to_json()["events"]
-    assert view["event_codes"] == [None] * len(view["events"])
+    pos = json.loads(json.dumps(state.to_json()))
+    copy = GAME.state_from_json(pos)
+    assert copy.log == list(state.log)
+    assert copy.observation(0).to_json() == state.observation(0).to_json()
+
+    codes = pos["state"]["event_codes"]
+    assert codes[0][0] == "round" and len(codes) == len(pos["state"]["events"])
+    wrong = [["round", 9, 9, 0], *codes[1:-1], ["reveal", 0, [10**12]]]  # a round that is not the line's
+    for changed, text_only in ((None, len(codes)), (wrong, 2), (codes[:3], len(codes) - 3),
+                               ([["nonsense"], "x", 5, {"a": 1}, ["attack", "0"]], len(codes))):
+        edited = json.loads(json.dumps(pos))
+        if changed is None:
+            del edited["state"]["event_codes"]
+        else:
+            edited["state"]["event_codes"] = changed
+        view = GAME.state_from_json(edited).observation(0).to_json()
+        assert view["events"] == state.observation(0).to_json()["events"]
+        assert view["event_codes"].count(None) == text_only, changed
+    bad = json.loads(json.dumps(pos))
+    bad["state"]["event_codes"] = {"round": 1}
+    with pytest.raises(RecordError, match="event_codes"):
+        GAME.state_from_json(bad)
     assert event_codes(("a line", "another")) == [None, None]
 
 
