@@ -32,6 +32,15 @@ def completed(position: dict) -> dict:
     return {**position, "options": with_legacy_values(game.Options, position["options"])}
 
 
+def as_in_file(position: dict, in_file: dict) -> dict:
+    """``position`` without the ``event_codes`` (Gorus Arena) added since the file was written:
+    the same log lines language-neutrally, checked to read back as the same position first."""
+    if "event_codes" in position["state"] and "event_codes" not in in_file["state"]:
+        assert get_game(position["game"]).state_from_json(position).to_json() == position
+        position = {**position, "state": {k: v for k, v in position["state"].items() if k != "event_codes"}}
+    return position
+
+
 @pytest.mark.parametrize("name", FILES)
 def test_recorded_game_replays_to_the_same_position(name):
     data = json.loads((RECORDED / name).read_text(encoding="utf-8"))
@@ -39,10 +48,10 @@ def test_recorded_game_replays_to_the_same_position(name):
     final = records.replay(record, get_game)  # also checks the stated scores and winners
     assert final.is_terminal()
     data["final"] = completed(data["final"])
-    assert final.to_json() == data["final"]
+    assert as_in_file(final.to_json(), data["final"]) == data["final"]
     assert records.parse_record(json.loads(records.loads(record.dumps()).dumps())) == record
     # the position it ends in loads, and says the same
     assert get_game(record.game).state_from_json(data["final"]).to_json() == data["final"]
     if "start" in data:
         from_start = records.replay(records.parse_record(data["start"]), get_game)
-        assert from_start.to_json() == data["final"]
+        assert as_in_file(from_start.to_json(), data["final"]) == data["final"]

@@ -38,8 +38,9 @@ __all__ = ["position_of", "position_to_state"]
 
 def position_of(st: GorusArenaState) -> dict[str, Any]:
     """The game-specific part of the position JSON (``GorusArenaState._position``): every field,
-    hidden ones included."""
-    return {
+    hidden ones included; ``event_codes`` where the log has events (a log read back as text only
+    writes as it was read)."""
+    out = {
         "round": st.round,
         "phase": st.phase,
         "start": st.start,
@@ -63,9 +64,12 @@ def position_of(st: GorusArenaState) -> dict[str, Any]:
         "draws": [t[:] for t in st.draws],
         "secret": st.secret,
         "events": texts(st.log),
-        "event_codes": event_codes(st.log),
         "step": st.step_from,
     }
+    codes = event_codes(st.log)
+    if any(code is not None for code in codes):
+        out["event_codes"] = codes
+    return out
 
 
 
