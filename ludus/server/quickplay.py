@@ -92,9 +92,9 @@ class QuickPlay:
             check_rated(game, game.parse_options(options), ["human"] * players, False)
         if bots_after is not None and (not isinstance(bots_after, int) or isinstance(bots_after, bool)
                                        or not MIN_BOT_WAIT <= bots_after <= MAX_BOT_WAIT):
-            said = N_("the wait before bots fill the seats must be {low} to {high} seconds (or no wait given, for "
+            wait = N_("the wait before bots fill the seats must be {low} to {high} seconds (or no wait given, for "
                       "people only)")
-            raise ProtocolError("bad_wait", Message(said, low=MIN_BOT_WAIT, high=MAX_BOT_WAIT))
+            raise ProtocolError("bad_wait", Message(wait, low=MIN_BOT_WAIT, high=MAX_BOT_WAIT))
         shown = clean_name(name)
         now = time.monotonic()
         old = self.entries.get(key)

@@ -117,8 +117,8 @@ def check_rated(game: Game, options: Any, kinds: Sequence[str], hints: bool) -> 
         raise ProtocolError("not_rated", Message(N_("{game} is rated for {pools}, not for a table of {count}"),
                                                  game=Message(game.title), pools=_pools_said(rated.pools), count=n))
     if "human" not in kinds:
-        said = N_("a rated table needs at least one player's seat; bots alone are not rated")
-        raise ProtocolError("not_rated", Message(said))
+        alone = N_("a rated table needs at least one player's seat; bots alone are not rated")
+        raise ProtocolError("not_rated", Message(alone))
     return pool
 
 

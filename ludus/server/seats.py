@@ -48,9 +48,9 @@ class Seating:
             if table.status != "open":
                 raise ProtocolError("table_full", Message(N_("this game has started; you can watch it")))
             if table.rated and not member:
-                said = N_("this table is rated: only players with an account sit at it; log in or create an "
-                          "account on Your games (/me)")
-                raise ProtocolError("account_needed", Message(said))
+                rated = N_("this table is rated: only players with an account sit at it; log in or create an "
+                           "account on Your games (/me)")
+                raise ProtocolError("account_needed", Message(rated))
             free = [s for s in table.seats if s.kind == "human" and s.token_hash is None]
             if seat is not None:
                 if not isinstance(seat, int) or not 0 <= seat < len(table.seats):
@@ -110,8 +110,8 @@ class Seating:
         else:
             watching = sum(1 for c in table.conns if c.seat is None)
             if watching >= cfg.max_spectators_per_table:
-                said = N_("this table has as many spectators as it can take; try again later")
-                raise ProtocolError("busy", Message(said))
+                full = N_("this table has as many spectators as it can take; try again later")
+                raise ProtocolError("busy", Message(full))
             if conn.address is not None:
                 if self.spectators[conn.address] >= cfg.max_spectators_per_address:
                     raise ProtocolError("busy", Message(N_("too many tables are being watched from your network "
