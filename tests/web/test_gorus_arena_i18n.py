@@ -8,17 +8,13 @@ phone) in /tmp/i18n-shots/."""
 
 from __future__ import annotations
 
-import contextlib
-import random
 import re
-import time
 
 import pytest
 
-from .browsing import CLOSE_ROUND_SUMMARY_JS, CREATE_JS, DESKTOP, PHONE
+from .browsing import CREATE_JS, DESKTOP, PHONE, play_by_clicks
 from .test_i18n_pages import LOCALES, check_rtl, leftover_english, no_overflow, shoot
 
-OVER_JS = "() => !document.getElementById('summary').classList.contains('hidden')"
 CONTROLS = "#hand button.card.playable:enabled, #moves button.move:enabled"
 PERSIAN = re.compile("[\u0600-\u06ff]")
 
@@ -68,34 +64,27 @@ def ask_for_a_hint(page, lang: str) -> None:
     no_english_left(page, "the hint")
 
 
-def play_to_the_end(page, lang: str, seconds: float = 90) -> dict:
-    """Clicks a control (a hand card or a move button, by a fixed random sequence) whenever one is
-    offered, checks the words now and then, and the first round's summary."""
-    choose = random.Random(11)
-    seen = {"moves": 0, "checked": 0, "summaries": 0, "hint": False, "arena": False, "marks": set()}
-    deadline = time.time() + seconds  # a loaded machine plays slowly
-    while time.time() < deadline:
-        if page.evaluate(OVER_JS):
-            return seen
-        if page.evaluate("() => document.getElementById('summary-dialog').open"):
-            if not seen["summaries"]:
-                no_english_left(page, "the first round's summary")
-                if lang == "fa":
-                    assert not re.search("[0-9]", page.inner_text("#summary-dialog")), "summary digits"
-                shoot(page, f"gorus-arena-{lang}-summary-phone")
-            seen["summaries"] += 1
-            page.evaluate(CLOSE_ROUND_SUMMARY_JS)
-            continue
-        count = page.evaluate(f"() => document.querySelectorAll({CONTROLS!r}).length")
-        if not count:
-            time.sleep(0.05)
-            continue
+def play_to_the_end(page, lang: str) -> dict:
+    """Clicks a control (a hand card or a move button) until the game is over, asks for a hint
+    once, checks the words every 8 moves and when the plans are first revealed, and the first
+    round's summary."""
+    seen = {"checked": 0, "summaries": 0, "hint": False, "arena": False, "marks": set()}
+
+    def on_summary(page, before: int) -> None:
+        if not before:
+            no_english_left(page, "the first round's summary")
+            if lang == "fa":
+                assert not re.search("[0-9]", page.inner_text("#summary-dialog")), "summary digits"
+            shoot(page, f"gorus-arena-{lang}-summary-phone")
+        seen["summaries"] += 1
+
+    def before_click(page, clicks: int) -> None:
         if not seen["hint"]:
             ask_for_a_hint(page, lang)
             seen["hint"] = True
         arena = page.evaluate("() => document.querySelectorAll('#board .ga-arena .ga-card').length") > 0
-        if seen["moves"] % 8 == 0 or (arena and not seen["arena"]):
-            events = check_words(page, lang, f"before move {seen['moves']}")
+        if clicks % 8 == 0 or (arena and not seen["arena"]):
+            events = check_words(page, lang, f"before move {clicks}")
             seen["marks"].update(events["marks"])
             no_overflow(page)
             seen["checked"] += 1
@@ -105,12 +94,10 @@ def play_to_the_end(page, lang: str, seconds: float = 90) -> dict:
                 page.set_viewport_size(DESKTOP)
                 shoot(page, f"gorus-arena-{lang}-arena-desktop")
                 page.set_viewport_size(PHONE)
-        pick = choose.randrange(count)
-        with contextlib.suppress(Exception):  # the bot moved first and the controls were redrawn: next time round
-            page.locator(CONTROLS).nth(pick).click(timeout=5_000)
-            seen["moves"] += 1
-        page.wait_for_timeout(120)
-    raise AssertionError(f"not over in {seconds} s after {seen['moves']} moves")
+
+    seen["moves"] = play_by_clicks(page, CONTROLS, seed=11, seconds=90, on_summary=on_summary,
+                                   before_click=before_click)
+    return seen
 
 
 @pytest.mark.parametrize("lang", ["es", "fa"])

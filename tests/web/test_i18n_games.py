@@ -7,17 +7,13 @@ Screenshots in /tmp/i18n-shots/."""
 
 from __future__ import annotations
 
-import contextlib
-import random
 import re
-import time
 
 import pytest
 
-from .browsing import CLOSE_ROUND_SUMMARY_JS, CREATE_JS, DESKTOP, PHONE
+from .browsing import CREATE_JS, DESKTOP, PHONE, play_by_clicks
 from .test_i18n_pages import LOCALES, check_rtl, leftover_english, no_overflow, shoot
 
-OVER_JS = "() => !document.getElementById('summary').classList.contains('hidden')"
 MOVES = "document.querySelectorAll('#moves button.move:enabled').length"
 
 GAMES = {
@@ -39,36 +35,26 @@ def persian_digits(page, selector: str) -> None:
     assert not re.search("[0-9]", text), f"{selector}: a Latin digit in {text[:200]!r}"
 
 
-def play_to_the_end(page, lang: str, game: str, seconds: float = 240) -> dict:
-    """Clicks a move button (chosen by a fixed random sequence) whenever one is offered, closes the
-    summaries between rounds or days, and checks the page's words now and then."""
-    choose = random.Random(7)
-    seen = {"moves": 0, "summaries": 0, "checked": 0}
-    deadline = time.time() + seconds  # a loaded machine plays slowly
-    while time.time() < deadline:
-        if page.evaluate(OVER_JS):
-            return seen
-        if page.evaluate("() => document.getElementById('summary-dialog').open"):
-            if not seen["summaries"]:
-                english_left(page, f"{game}: the first summary")
-                shoot(page, f"{game}-{lang}-summary-phone")
-            seen["summaries"] += 1
-            page.evaluate(CLOSE_ROUND_SUMMARY_JS)
-            continue
-        count = page.evaluate(f"() => {MOVES}")
-        if not count:
-            time.sleep(0.05)
-            continue
-        if seen["moves"] % 15 == 0:  # the board, the choice and the moves at several moments of the game
-            english_left(page, f"{game}: before move {seen['moves']}")
+def play_to_the_end(page, lang: str, game: str) -> dict:
+    """Clicks the move buttons until the game is over; the first summary and, every 15 moves, the
+    board, the choice and the moves are checked for English, and for fitting a phone."""
+    seen = {"summaries": 0, "checked": 0}
+
+    def on_summary(page, before: int) -> None:
+        if not before:
+            english_left(page, f"{game}: the first summary")
+            shoot(page, f"{game}-{lang}-summary-phone")
+        seen["summaries"] += 1
+
+    def before_click(page, clicks: int) -> None:
+        if clicks % 15 == 0:
+            english_left(page, f"{game}: before move {clicks}")
             no_overflow(page)
             seen["checked"] += 1
-        pick = choose.randrange(count)
-        with contextlib.suppress(Exception):  # the bot moved first and the moves were redrawn: next time round
-            page.locator("#moves button.move:enabled").nth(pick).click(timeout=5_000)
-            seen["moves"] += 1
-        page.wait_for_timeout(150)
-    raise AssertionError(f"{game} not over in {seconds} s after {seen['moves']} moves")
+
+    seen["moves"] = play_by_clicks(page, "#moves button.move:enabled", seed=7, seconds=240, on_summary=on_summary,
+                                   before_click=before_click)
+    return seen
 
 
 @pytest.mark.parametrize("lang", ["es", "fa"])
