@@ -13,7 +13,7 @@ import re
 import pytest
 
 from .browsing import CREATE_JS, DESKTOP, PHONE, play_by_clicks
-from .test_i18n_pages import LOCALES, check_rtl, leftover_english, no_overflow, shoot
+from .test_i18n_pages import LOCALES, check_rtl, leftover_english, no_overflow, shoot, shoot_phone_and_desktop
 
 CONTROLS = "#hand button.card.playable:enabled, #moves button.move:enabled"
 PERSIAN = re.compile("[\u0600-\u06ff]")
@@ -90,10 +90,7 @@ def play_to_the_end(page, lang: str) -> dict:
             seen["checked"] += 1
             if arena and not seen["arena"]:  # the revealed plans, the auctions and the choice of a card's action
                 seen["arena"] = True
-                shoot(page, f"gorus-arena-{lang}-arena-phone")
-                page.set_viewport_size(DESKTOP)
-                shoot(page, f"gorus-arena-{lang}-arena-desktop")
-                page.set_viewport_size(PHONE)
+                shoot_phone_and_desktop(page, f"gorus-arena-{lang}-arena")
 
     seen["moves"] = play_by_clicks(page, CONTROLS, seed=11, seconds=90, on_summary=on_summary,
                                    before_click=before_click)
@@ -119,10 +116,7 @@ def test_a_whole_gorus_arena_game_in_the_language(live, browser, lang):
         check_rtl(page)
         assert page.evaluate("getComputedStyle(document.getElementById('board')).direction") == "rtl"
     no_overflow(page)
-    shoot(page, f"gorus-arena-{lang}-start-phone")
-    page.set_viewport_size(DESKTOP)
-    shoot(page, f"gorus-arena-{lang}-start-desktop")
-    page.set_viewport_size(PHONE)
+    shoot_phone_and_desktop(page, f"gorus-arena-{lang}-start")
 
     seen = play_to_the_end(page, lang)
     assert seen["moves"] >= 5 and seen["checked"] >= 2 and seen["arena"] and seen["summaries"] >= 1, seen

@@ -11,8 +11,8 @@ import re
 
 import pytest
 
-from .browsing import CREATE_JS, DESKTOP, PHONE, play_by_clicks
-from .test_i18n_pages import LOCALES, check_rtl, leftover_english, no_overflow, shoot
+from .browsing import CREATE_JS, PHONE, play_by_clicks
+from .test_i18n_pages import LOCALES, check_rtl, leftover_english, no_overflow, shoot, shoot_phone_and_desktop
 
 MOVES = "document.querySelectorAll('#moves button.move:enabled').length"
 
@@ -76,10 +76,7 @@ def test_a_whole_game_in_the_language(live, browser, game, lang):
         check_rtl(page)
         assert page.evaluate("getComputedStyle(document.getElementById('log')).direction") == "rtl"
     no_overflow(page)
-    shoot(page, f"{game}-{lang}-start-phone")
-    page.set_viewport_size(DESKTOP)
-    shoot(page, f"{game}-{lang}-start-desktop")
-    page.set_viewport_size(PHONE)
+    shoot_phone_and_desktop(page, f"{game}-{lang}-start")
 
     seen = play_to_the_end(page, lang, game)
     assert seen["moves"] >= 5 and seen["checked"] >= 1, seen
@@ -89,10 +86,7 @@ def test_a_whole_game_in_the_language(live, browser, game, lang):
         persian_digits(page, "#summary")
         assert not re.search("[0-9]", page.inner_text("#log")), "move numbers in Persian digits"
     no_overflow(page)
-    shoot(page, f"{game}-{lang}-over-phone")
-    page.set_viewport_size(DESKTOP)
-    shoot(page, f"{game}-{lang}-over-desktop")
-    page.set_viewport_size(PHONE)
+    shoot_phone_and_desktop(page, f"{game}-{lang}-over")
     # what the summary folds (Circus Maximus: the last day's table) fits too, once unfolded
     if page.evaluate("() => { const all = document.querySelectorAll('#summary details');"
                      " all.forEach((d) => { d.open = true; }); return all.length; }"):

@@ -109,6 +109,14 @@ def shoot(page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
+def shoot_phone_and_desktop(page, name: str) -> None:
+    """``name``-phone at the phone width the page is at, ``name``-desktop, and back to the phone."""
+    shoot(page, f"{name}-phone")
+    page.set_viewport_size(DESKTOP)
+    shoot(page, f"{name}-desktop")
+    page.set_viewport_size(PHONE)
+
+
 def check_rtl(page) -> None:
     """The Persian page: <html lang="fa" dir="rtl">, and the header and a form row flow right to left."""
     assert page.evaluate("[document.documentElement.lang, document.documentElement.dir]") == ["fa", "rtl"]
